@@ -1,0 +1,146 @@
+"""The bot interface, the bot registry and spec parsing (``mcts:iterations=400``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from gemtable.core import Action, Rng, State
+
+
+class Bot:
+    """Chooses an action for ``player``; may look only at what that seat knows."""
+
+    name = "bot"
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        self.rng = Rng(seed)
+        self.params = params
+
+    def choose(self, state: State, player: int) -> Action:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def __repr__(self) -> str:
+        extra = ",".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.name}:{extra}" if extra else self.name
+
+
+class RandomBot(Bot):
+    """Uniformly random legal action."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        check_params(self.name, params, ())
+        super().__init__(seed, **params)
+
+    def choose(self, state: State, player: int) -> Action:
+        acts = state.legal_actions(player)
+        return acts[self.rng.below(len(acts))]
+
+
+def check_params(bot: str, params: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    """Refuse unknown bot parameters with a sentence naming the allowed ones."""
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        names = ", ".join(allowed) or "none"
+        raise ValueError(f"bot {bot!r} has no parameter {unknown[0]!r} (parameters: {names})")
+
+
+def evaluate(state: State, player: int) -> float:
+    """The game's heuristic (estimated final score of ``player``), else the current score."""
+    heuristic = state.game.heuristic
+    if heuristic is None:
+        return float(state.scores()[player])
+    return float(heuristic(state, player))
+
+
+def margin(state: State, player: int) -> float:
+    """``player``'s evaluation minus the best opponent's (final margin once the game is over).
+
+    A finished game is judged by its real result: a win counts far more than any margin.
+    """
+    n = state.num_players
+    if state.is_over():
+        scores = state.scores()
+        best_other = max(scores[q] for q in range(n) if q != player) if n > 1 else 0.0
+        return 1e6 * (state.returns()[player] - 1.0 / n) + (scores[player] - best_other)
+    if n == 1:
+        return evaluate(state, player)
+    values = [evaluate(state, q) for q in range(n)]
+    return values[player] - max(values[q] for q in range(n) if q != player)
+
+
+BOT_KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
+# Named strength levels for people, mapped to bot specs (measured in the ladder).
+LEVELS: dict[str, str] = {
+    "easy": "greedy:epsilon=0.3",
+    "medium": "mcts:iterations=200",
+    "hard": "mcts:iterations=1000",
+}
+
+
+def register_bot(name: str, factory: Callable[..., Bot]) -> None:
+    BOT_KINDS[name] = factory
+
+
+def _value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts:iterations=400,c=1.2"`` → ("mcts", {"iterations": 400, "c": 1.2})."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    for part in filter(None, rest.split(",")):
+        key, eq, val = part.partition("=")
+        if not eq:
+            raise ValueError(f"bot parameter {part!r} must look like name=value")
+        params[key.strip()] = _value(val.strip())
+    return name.strip(), params
+
+
+def split_specs(text: str) -> list[str]:
+    """Split a comma list of bot specs whose parameters also use commas.
+
+    ``"random,mcts:iterations=400,c=1.2,greedy"`` → ["random", "mcts:iterations=400,c=1.2",
+    "greedy"]: a part holding ``=`` but no ``:`` continues the previous spec's parameters.
+    """
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot from a spec (``random``, ``greedy``, ``mcts:iterations=400``) or a level (``hard``)."""
+    _load_all()
+    name, params = parse_spec(spec)
+    if name in LEVELS and name not in BOT_KINDS:
+        base, base_params = parse_spec(LEVELS[name])
+        name, params = base, {**base_params, **params}
+    if name not in BOT_KINDS:
+        known = ", ".join(sorted(set(BOT_KINDS) | set(LEVELS)))
+        raise ValueError(f"unknown bot {name!r} (known: {known})")
+    return BOT_KINDS[name](seed=seed, **params)
+
+
+def _load_all() -> None:
+    """Import the bot modules so they register themselves."""
+    import importlib
+    import pkgutil
+
+    import gemtable.bots as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        if info.name not in ("base",):
+            importlib.import_module(f"{pkg.__name__}.{info.name}")

@@ -1,0 +1,203 @@
+"""``mcts``: information-set Monte Carlo tree search (single-observer ISMCTS).
+
+Every iteration starts from a fresh *determinization* of the root:
+``state.determinize(player, rng)`` re-samples everything the bot's seat cannot see,
+so the search never reads the real hidden state.  All determinizations share one
+tree (statistics are reused across them): edges are keyed by (seat, action), and
+UCB uses *availability* counts (how often an action was legal when its node was
+visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
+
+* Selection: UCB1 ``mean + c * sqrt(ln(available) / visits)`` for the seat to move,
+  rewards seen from that seat.  Untried legal actions are tried first.
+* Simultaneous secret picks (several seats in ``to_move()``): decoupled UCT: each
+  seat of the group picks from its own statistics at that node, blind to the others'
+  picks of the same round; the child is keyed by the joint pick.
+* Multi-step turns need nothing special: each step is a decision of the same seat.
+* Rollout: uniformly random decisions, cut off after ``rollout`` decisions (``-1``:
+  play to the end) and judged with the game's heuristic (estimated final scores;
+  the current scores for a game without one), turned into a reward in [0, 1] per
+  seat with a logistic of the relative margin over the best opponent.  A finished
+  game is worth its real result (1 shared among the winners).
+* Budget: ``iterations`` per move (deterministic given the seed), or ``seconds``
+  per move (wall clock: not reproducible); with both, whichever ends first.
+
+Parameters: ``iterations`` (default 400), ``seconds``, ``c`` (exploration, 0.7),
+``rollout`` (cut-off, default 8; -1 = to the end), ``sharpness`` (logistic slope of
+the heuristic margin, default 10), ``margin_weight`` (share of the reward given to the
+final score margin at the end of a game, default 0.1).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from gemtable.core import Action, State
+
+from .base import Bot, check_params, evaluate, register_bot
+
+_N, _W, _A = 0, 1, 2
+
+
+class _Node:
+    __slots__ = ("stats", "children")
+
+    def __init__(self) -> None:
+        # (seat, action id) -> [visits, total reward of that seat, availability]
+        self.stats: dict[tuple[int, int], list] = {}
+        # key of one decision, or a tuple of keys for a simultaneous round -> child
+        self.children: dict[Any, _Node] = {}
+
+
+class MctsBot(Bot):
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        check_params(
+            self.name, params, ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight")
+        )
+        super().__init__(seed, **params)
+        self.seconds = float(params["seconds"]) if "seconds" in params else None
+        default_iterations = None if self.seconds is not None else 400
+        iterations = params.get("iterations", default_iterations)
+        self.iterations = int(iterations) if iterations is not None else None
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("mcts: iterations must be at least 1")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("mcts: seconds must be positive")
+        self.c = float(params.get("c", 0.7))
+        self.rollout = int(params.get("rollout", 8))
+        self.sharpness = float(params.get("sharpness", 10.0))
+        self.margin_weight = float(params.get("margin_weight", 0.1))
+        self.last_iterations = 0  # iterations run for the last move (for reports)
+
+    # -- the decision ---------------------------------------------------------
+    def choose(self, state: State, player: int) -> Action:
+        actions = state.legal_actions(player)
+        if not actions:
+            raise ValueError(f"seat {player} has no legal action (not to move)")
+        if len(actions) == 1:
+            self.last_iterations = 0
+            return actions[0]
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state.determinize(player, self.rng.spawn()))
+            done += 1
+        self.last_iterations = done
+        best, best_key = None, None
+        for action in actions:
+            st = root.stats.get((player, action.id))
+            if st is None:
+                continue
+            key = (st[_N], st[_W] / st[_N] if st[_N] else 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        return best if best is not None else actions[0]
+
+    # -- one iteration ---------------------------------------------------------
+    def _iterate(self, root: _Node, state: State) -> None:
+        path: list[tuple[_Node, list[tuple[int, int]]]] = []
+        node = root
+        expanded = False
+        while not expanded and not state.is_over():
+            movers = state.to_move()
+            group = set(movers)
+            picks: list[tuple[int, int]] = []
+            while True:
+                p = movers[0]
+                key, new = self._select(node, state, p)
+                expanded = expanded or new
+                picks.append(key)
+                state.step(p, state.game.actions[key[1]])
+                group.discard(p)
+                if state.is_over():
+                    break
+                movers = state.to_move()
+                # keep going only while the same simultaneous round is being picked
+                if not group or not movers or not set(movers) <= group:
+                    break
+            path.append((node, picks))
+            child_key = picks[0] if len(picks) == 1 else tuple(picks)
+            child = node.children.get(child_key)
+            if child is None:
+                child = node.children[child_key] = _Node()
+                expanded = True
+            node = child
+        rewards = self._rollout(state)
+        for node, picks in path:
+            stats = node.stats
+            for key in picks:
+                st = stats[key]
+                st[_N] += 1
+                st[_W] += rewards[key[0]]
+
+    def _select(self, node: _Node, state: State, p: int) -> tuple[tuple[int, int], bool]:
+        """UCB choice of seat ``p`` at ``node``; (key, whether an untried action was picked)."""
+        stats = node.stats
+        untried = []
+        best_key, best_value = None, -math.inf
+        c = self.c
+        scored = []
+        for action in state.legal_actions(p):
+            key = (p, action.id)
+            st = stats.get(key)
+            if st is None:
+                st = stats[key] = [0, 0.0, 0]
+            st[_A] += 1
+            if st[_N] == 0:
+                untried.append(key)
+            else:
+                scored.append((key, st))
+        if untried:
+            return untried[self.rng.below(len(untried))], True
+        for key, st in scored:
+            n = st[_N]
+            value = st[_W] / n + c * math.sqrt(math.log(st[_A]) / n)
+            if value > best_value:
+                best_key, best_value = key, value
+        return best_key, False
+
+    # -- rollout and evaluation -----------------------------------------------
+    def _rollout(self, state: State) -> list[float]:
+        rng = self.rng
+        steps = 0
+        limit = self.rollout
+        while not state.is_over() and (limit < 0 or steps < limit):
+            movers = state.to_move()
+            p = movers[0]
+            acts = state.legal_actions(p)
+            state.step(p, acts[rng.below(len(acts))])
+            steps += 1
+        n = state.num_players
+        if state.is_over():
+            returns = state.returns()
+            if self.margin_weight:
+                w = self.margin_weight
+                shaped = self._shape([float(x) for x in state.scores()])
+                return [(1 - w) * returns[p] + w * shaped[p] for p in range(n)]
+            return returns
+        return self._shape([evaluate(state, q) for q in range(n)])
+
+    def _shape(self, values: list[float]) -> list[float]:
+        """Reward in [0, 1] per seat: logistic of its margin over the best other seat."""
+        n = len(values)
+        if n == 1:
+            return [1.0]
+        scale = max(1.0, max(abs(v) for v in values))
+        out = []
+        k = self.sharpness
+        for p in range(n):
+            other = max(values[q] for q in range(n) if q != p)
+            x = k * (values[p] - other) / scale
+            out.append(1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x)))))
+        return out
+
+
+register_bot("mcts", MctsBot)

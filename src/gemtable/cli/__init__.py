@@ -1,0 +1,1 @@
+"""The `gemtable` command line."""

@@ -1,0 +1,359 @@
+"""The `gemtable` command: list games, play in the terminal, replay, benchmark.
+
+Everything here goes through the kernel API and the registry: no game is
+imported by name.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from gemtable.core import (
+    GemtableError,
+    IllegalAction,
+    Match,
+    MatchFileError,
+    Rng,
+    State,
+    event_for,
+    format_text,
+)
+from gemtable.games.registry import all_games, get_game
+
+app = typer.Typer(
+    help="gemtable: play, simulate and study gem-and-glass tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console(highlight=False)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    console.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(code)
+
+
+def _game_or_fail(game_id: str):
+    try:
+        return get_game(game_id)
+    except KeyError as exc:
+        _fail(str(exc.args[0]))
+
+
+def _parse_options(items: list[str] | None) -> dict[str, str]:
+    out = {}
+    for item in items or []:
+        name, eq, value = item.partition("=")
+        if not eq:
+            _fail(f"option {item!r} must look like name=value")
+        out[name.strip()] = value.strip()
+    return out
+
+
+# ---------------------------------------------------------------------------
+# gemtable games
+# ---------------------------------------------------------------------------
+@app.command()
+def games(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
+    """List the registered games with player counts, options and data status."""
+    described = [g.describe() for g in all_games().values()]
+    if as_json:
+        console.print_json(json.dumps(described))
+        return
+    table = Table(title="gemtable games")
+    for col in ("id", "title", "players", "options", "component data"):
+        table.add_column(col)
+    for d in described:
+        opts = "\n".join(
+            f"{o['name']} = {'|'.join(map(str, o['choices']))} (default {o['default']})" for o in d["options"]
+        ) or "—"
+        status = d["data_status"]
+        if status == "reconstructed":
+            status = "[yellow]reconstructed[/] (placeholders)"
+        table.add_row(d["id"], d["title"], ", ".join(map(str, d["players"])), opts, status)
+    console.print(table)
+
+
+# ---------------------------------------------------------------------------
+# gemtable play
+# ---------------------------------------------------------------------------
+def _render(state: State, seat: int | None, names: list[str]) -> None:
+    view = state.view(seat)
+    view["names"] = names
+    render = state.game.render_text
+    if render is not None:
+        console.print(render(view, seat))
+    else:  # pragma: no cover - every shipped game has a renderer
+        console.print_json(json.dumps(view))
+
+
+def _log_lines(events: list[dict[str, Any]], seat: int | None, names: list[str]) -> list[str]:
+    return [format_text(event_for(ev, seat)["text"], names) for ev in events]
+
+
+@app.command()
+def play(
+    game_id: str = typer.Argument(..., metavar="GAME", help="Game id, see `gemtable games`."),
+    players: int = typer.Option(2, "--players", "-p", help="Number of players."),
+    seat: int = typer.Option(1, "--seat", "-s", help="Your seat (1 = first player)."),
+    bots: str = typer.Option("greedy", "--bots", "-b", help="Bots for the other seats, comma separated, cycled."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Random seed (default: from the clock)."),
+    option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Game option name=value."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Replay file to write (default gemtable-GAME-SEED.json)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue a game saved with `quit`."),
+) -> None:
+    """Play in the terminal against bots; type `help`, `log` or `quit` at any prompt."""
+    from gemtable.bots import make_bot
+
+    if resume is not None:
+        try:
+            match = Match.load(resume)
+        except MatchFileError as exc:
+            _fail(str(exc))
+        game = _game_or_fail(match.game_id)
+        me = int(match.meta.get("human_seat", 0))
+        specs = match.meta.get("bots", ["random"] * match.num_players)
+        save = save or resume
+    else:
+        game = _game_or_fail(game_id)
+        if seed is None:
+            seed = int(time.time() * 1000) % 1_000_000
+        try:
+            game.check_players(players)
+            options = game.resolve_options(_parse_options(option))
+        except GemtableError as exc:
+            _fail(str(exc))
+        if not 1 <= seat <= players:
+            _fail(f"--seat must be between 1 and {players}")
+        me = seat - 1
+        cycle = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
+        specs = []
+        k = 0
+        for p in range(players):
+            if p == me:
+                specs.append("human")
+            else:
+                specs.append(cycle[k % len(cycle)])
+                k += 1
+        match = Match(game.id, players, seed, options, meta={"human_seat": me, "bots": specs})
+    names = [("You" if p == me else f"{specs[p].capitalize()} ({p + 1})") for p in range(match.num_players)]
+    match.meta["names"] = names
+    try:
+        bot_objs = {p: make_bot(specs[p], seed=match.seed * 31 + p) for p in range(match.num_players) if p != me}
+    except ValueError as exc:
+        _fail(str(exc))
+    try:
+        state = match.replay(game=game)
+    except MatchFileError as exc:
+        _fail(str(exc))
+    save = save or Path(f"gemtable-{game.id}-{match.seed}.json")
+    log: list[str] = []
+    console.print(f"[bold]{game.title}[/] — {match.num_players} players, seed {match.seed}. "
+                  f"You are seat {me + 1}. Type a number, `help`, `log` or `quit`.")
+    shown_turn = None
+    while not state.is_over():
+        movers = state.to_move()
+        for p in movers:
+            if p == me:
+                continue
+            action = bot_objs[p].choose(state.clone(), p)
+            events = match.play(state, p, action)
+            for line in _log_lines(events, me, names):
+                log.append(line)
+                console.print(f"  [cyan]·[/] {line}")
+            break
+        else:
+            if me not in movers:
+                continue
+            if shown_turn != (state.turn, len(match.actions)):
+                _render(state, me, names)
+                shown_turn = (state.turn, len(match.actions))
+            actions = state.legal_actions(me)
+            console.print(f"[bold]{state.prompt(me)}[/]")
+            for i, a in enumerate(actions, 1):
+                console.print(f"  [bold cyan]{i:>3}[/] {a.text}")
+            try:
+                answer = console.input("[bold]> [/]").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                answer = "quit"
+            if answer in ("q", "quit", "exit"):
+                match.save(save)
+                console.print(f"Game saved to {save}. Continue with: gemtable play {game.id} --resume {save}")
+                raise typer.Exit(0)
+            if answer in ("h", "help", "?"):
+                console.print(f"[green]{state.prompt(me)}[/] Choose one of the numbered actions. "
+                              f"`log` shows what happened so far; `quit` saves the game. "
+                              f"The rules summary: {game.rules_path or '(none)'}")
+                continue
+            if answer == "log":
+                for line in log[-40:]:
+                    console.print(f"  {line}")
+                continue
+            if answer in ("board", "b"):
+                _render(state, me, names)
+                continue
+            if not answer.isdigit() or not 1 <= int(answer) <= len(actions):
+                console.print(f"[red]'{answer}' is not a choice: type a number from 1 to {len(actions)}, "
+                              "or help, log, board, quit.[/]")
+                continue
+            try:
+                events = match.play(state, me, actions[int(answer) - 1])
+            except IllegalAction as exc:  # pragma: no cover - listed actions are legal
+                console.print(f"[red]{exc}[/]")
+                continue
+            for line in _log_lines(events, me, names):
+                log.append(line)
+                console.print(f"  [green]·[/] {line}")
+    _render(state, me, names)
+    result = state.result()
+    table = Table(title="Final result")
+    table.add_column("place")
+    table.add_column("seat")
+    table.add_column("score")
+    for p in sorted(range(state.num_players), key=lambda q: result["ranking"][q]):
+        table.add_row(str(result["ranking"][p]), names[p], str(result["scores"][p]))
+    console.print(table)
+    if result.get("tiebreak"):
+        console.print(format_text(result["tiebreak"], names))
+    match.save(save)
+    console.print(f"Replay saved to {save} (gemtable replay {save})")
+
+
+# ---------------------------------------------------------------------------
+# gemtable replay
+# ---------------------------------------------------------------------------
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="A match file written by `gemtable play` or the server."),
+    step: bool = typer.Option(False, "--step", help="Show the board and wait for Enter after each action."),
+) -> None:
+    """Replay a saved match, printing its game log (and the board with --step)."""
+    try:
+        match = Match.load(file)
+        game = get_game(match.game_id)
+        names = match.meta.get("names") or [f"Seat {p + 1}" for p in range(match.num_players)]
+        console.print(f"[bold]{game.title}[/], {match.num_players} players, seed {match.seed}, "
+                      f"{len(match.actions)} actions")
+        state = None
+        for i, (state, events) in enumerate(match.states(game)):
+            for ev in events:  # after the game every secret may be shown
+                full = {k: v for k, v in ev.items() if k != "public"}
+                console.print(f"{i:>4}. {format_text(full['text'], names)}")
+            if step and i < len(match.actions):
+                _render(state, None, names)
+                try:
+                    console.input("[dim]Enter for the next action, q to stop[/] ")
+                except EOFError:
+                    step = False
+    except MatchFileError as exc:
+        _fail(str(exc))
+    if state is not None:
+        _render(state, None, names)
+        if state.is_over():
+            console.print(f"Scores: {state.scores()}  places: {state.ranking()}")
+        else:
+            console.print("[yellow]The match was saved before its end.[/]")
+
+
+# ---------------------------------------------------------------------------
+# gemtable bench
+# ---------------------------------------------------------------------------
+def _bench_once(game, n: int, options: dict, seconds: float, seed: int) -> tuple[int, int, int, float]:
+    games_done = turns = decisions = 0
+    rng = Rng(seed)
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = game.new(n, seed + games_done, **options)
+        while not state.is_over():
+            p = state.to_move()[0]
+            acts = state.legal_actions(p)
+            state.step(p, acts[rng.below(len(acts))])
+            decisions += 1
+        turns += state.turn
+        games_done += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return games_done, turns, decisions, now - start
+
+
+@app.command()
+def bench(
+    game_id: Optional[str] = typer.Argument(None, metavar="[GAME]", help="One game (default: all)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="One player count (default: all)."),
+    runs: int = typer.Option(5, "--runs", help="Runs per configuration; the median is reported."),
+    seconds: float = typer.Option(1.0, "--seconds", help="Length of one run."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON rows."),
+) -> None:
+    """Random self-play speed on one core: games/s, turns/s, decisions/s (medians)."""
+    targets = [_game_or_fail(game_id)] if game_id else list(all_games().values())
+    rows = []
+    for game in targets:
+        counts = [players] if players else list(game.player_counts)
+        for n in counts:
+            if n not in game.player_counts:
+                _fail(f"{game.title} is not played by {n}")
+            samples = [_bench_once(game, n, {}, seconds, 1000 * r) for r in range(runs)]
+            rows.append({
+                "game": game.id,
+                "players": n,
+                "games_per_s": statistics.median(g / t for g, _, _, t in samples),
+                "turns_per_s": statistics.median(x / t for _, x, _, t in samples),
+                "decisions_per_s": statistics.median(d / t for _, _, d, t in samples),
+                "turns_per_game": statistics.median(x / g for g, x, _, _ in samples),
+            })
+    machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, " \
+              f"{_cpu_name()}"
+    if as_json:
+        print(json.dumps({"machine": machine, "runs": runs, "seconds": seconds, "rows": rows}, indent=1))
+        return
+    table = Table(title=f"Random self-play, one core, median of {runs} × {seconds:g} s")
+    for col in ("game", "players", "games/s", "turns/s", "decisions/s", "turns/game"):
+        table.add_column(col, justify="right" if col not in ("game",) else "left")
+    for r in rows:
+        table.add_row(r["game"], str(r["players"]), f"{r['games_per_s']:,.0f}", f"{r['turns_per_s']:,.0f}",
+                      f"{r['decisions_per_s']:,.0f}", f"{r['turns_per_game']:.0f}")
+    console.print(table)
+    console.print(f"[dim]{machine}[/]")
+
+
+def _cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+# ---------------------------------------------------------------------------
+# commands living in their own modules (simulate, tournament, serve)
+# ---------------------------------------------------------------------------
+for _module in ("simulate", "tournament", "serve"):
+    try:
+        _mod = importlib.import_module(f"gemtable.cli.{_module}")
+    except ModuleNotFoundError as _exc:  # a module not yet written
+        if _exc.name != f"gemtable.cli.{_module}":
+            raise
+        continue
+    _mod.register(app)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

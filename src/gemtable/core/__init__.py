@@ -1,0 +1,27 @@
+"""The game-agnostic kernel: the API every game implements and every tool uses."""
+
+from .actions import Action, ActionSpace
+from .errors import DataError, GemtableError, IllegalAction, MatchFileError, OptionError
+from .game import Event, Game, Option, State, canonical, event_for, format_text, run_random_game
+from .match import Match
+from .rng import Rng
+
+__all__ = [
+    "Action",
+    "ActionSpace",
+    "DataError",
+    "Event",
+    "Game",
+    "GemtableError",
+    "IllegalAction",
+    "Match",
+    "MatchFileError",
+    "Option",
+    "OptionError",
+    "Rng",
+    "State",
+    "canonical",
+    "event_for",
+    "format_text",
+    "run_random_game",
+]

@@ -1,0 +1,316 @@
+"""The game-agnostic contract every game implements (see DESIGN.md §2).
+
+A :class:`Game` is an immutable description (id, player counts, options, the
+action space, component data); a :class:`State` is one mutable position.
+Everything outside ``gemtable.games.<game>`` talks to games only through these
+two classes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from .actions import Action, ActionSpace
+from .errors import IllegalAction, OptionError
+from .rng import Rng
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+Event = dict[str, Any]
+"""What happened, as a JSON dict with at least ``type`` and ``text``.
+
+``text`` is a sentence for the game log in which ``{P0}``, ``{P1}``… stand for
+seat names (see :func:`format_text`).  An event that reveals a secret to some
+seats only carries ``only: [seats]`` and ``public``: the redacted event every
+other seat sees (see :func:`event_for`).
+"""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game variant switch, e.g. Sintra's ``palace_side``."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    help: str = ""
+
+    def parse(self, value: Any) -> Any:
+        """Accept the value itself or its text form (from a CLI or a URL)."""
+        for choice in self.choices:
+            if value == choice or (isinstance(value, str) and value.lower() == str(choice).lower()):
+                return choice
+        raise OptionError(
+            f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {value!r}"
+        )
+
+
+@dataclass(frozen=True)
+class Game:
+    """Immutable description of one game; subclass or instantiate per game."""
+
+    id: str
+    title: str
+    player_counts: tuple[int, ...]
+    state_class: type["State"]
+    actions: ActionSpace
+    options: tuple[Option, ...] = ()
+    data_status: str = "complete"  # or "reconstructed" when placeholders are in use
+    owners: str = ""  # designer and publisher credit
+    summary: str = ""
+    data: Any = None  # the validated component data
+    rules_path: str | None = None  # the game's RULES.md
+    heuristic: Callable[["State", int], float] | None = None
+    render_text: Callable[[dict, int | None], Any] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # -- options -----------------------------------------------------------
+    def resolve_options(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        options = dict(options or {})
+        out: dict[str, Any] = {}
+        known = {o.name: o for o in self.options}
+        for name in options:
+            if name not in known:
+                allowed = ", ".join(known) or "none"
+                raise OptionError(f"{self.title} has no option {name!r} (options: {allowed})")
+        for opt in self.options:
+            out[opt.name] = opt.parse(options[opt.name]) if opt.name in options else opt.default
+        return out
+
+    def check_players(self, num_players: int) -> None:
+        if num_players not in self.player_counts:
+            counts = ", ".join(map(str, self.player_counts))
+            raise OptionError(f"{self.title} is played by {counts} players, not {num_players}")
+
+    # -- states ------------------------------------------------------------
+    def new(self, num_players: int, seed: int = 0, **options: Any) -> "State":
+        self.check_players(num_players)
+        opts = self.resolve_options(options)
+        return self.state_class.initial(self, num_players, Rng(seed), opts)
+
+    def from_json(self, data: dict[str, Any]) -> "State":
+        return self.state_class.from_json(self, data)
+
+    def action_from_json(self, data: Any) -> Action:
+        return self.actions.from_json(data)
+
+    def option_sets(self) -> list[dict[str, Any]]:
+        """Every combination of option values (for the conformance suite)."""
+        sets: list[dict[str, Any]] = [{}]
+        for opt in self.options:
+            sets = [dict(s, **{opt.name: c}) for s in sets for c in opt.choices]
+        return sets
+
+    def rules_text(self) -> str:
+        if self.rules_path is None:
+            return ""
+        with open(self.rules_path, encoding="utf-8") as fh:
+            return fh.read()
+
+    def describe(self) -> dict[str, Any]:
+        """JSON description for lobbies and `gemtable games`."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": list(self.player_counts),
+            "options": [
+                {"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
+                for o in self.options
+            ],
+            "data_status": self.data_status,
+            "owners": self.owners,
+            "summary": self.summary,
+            "num_actions": len(self.actions),
+        }
+
+
+class State:
+    """One position of a game.  Games subclass this and fill in the hooks.
+
+    Required in subclasses: ``initial`` (classmethod), ``to_move``,
+    ``legal_actions``, ``_apply``, ``is_over``, ``scores``, ``view``,
+    ``determinize``, ``clone``, ``to_json``/``from_json``, ``component_counts``.
+    Attributes every state has: ``game``, ``num_players``, ``rng`` (an
+    :class:`Rng`), ``turn`` (whole player turns completed so far).
+    """
+
+    game: Game
+    num_players: int
+    rng: Rng
+    turn: int
+
+    # -- construction --------------------------------------------------------
+    @classmethod
+    def initial(cls, game: Game, num_players: int, rng: Rng, options: dict[str, Any]) -> "State":
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    @classmethod
+    def from_json(cls, game: Game, data: dict[str, Any]) -> "State":
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state (server side only: includes hidden information and RNG)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def clone(self) -> "State":
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    # -- turn flow -------------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that must decide now (several for simultaneous picks); () when over."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def legal_actions(self, player: int) -> list[Action]:
+        """Every legal action for ``player`` now, without duplicates ([] if not to move)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def _apply(self, player: int, action: Action, log: list[Event] | None) -> None:
+        """Carry out a legal action.  Append events to ``log`` unless it is None."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        """The rule an action breaks (only called when it is not legal)."""
+        return f"{action.text!r} is not allowed now: {self.prompt(player)}"
+
+    def prompt(self, player: int) -> str:
+        """What ``player`` must decide now, in one sentence (help text, UI prompt)."""
+        return "Choose an action."
+
+    def check(self, player: int, action: Action) -> str | None:
+        """None if ``player`` may take ``action`` now, else a reason naming the rule."""
+        if self.is_over():
+            return "The game is over: no more actions can be taken."
+        movers = self.to_move()
+        if player not in movers:
+            if not 0 <= player < self.num_players:
+                return f"There is no seat {player} in a {self.num_players}-player game."
+            waiting = ", ".join(f"seat {p + 1}" for p in movers)
+            return f"It is not your turn: waiting for {waiting}."
+        if not isinstance(action, Action) or action.game_id != self.game.id:
+            return f"That is not a {self.game.title} action."
+        if action in self.legal_actions(player):
+            return None
+        return self.why_illegal(player, action)
+
+    def apply(self, player: int, action: Action) -> list[Event]:
+        """Validate and carry out; raises IllegalAction leaving the state untouched."""
+        reason = self.check(player, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        events: list[Event] = []
+        self._apply(player, action, events)
+        return events
+
+    def step(self, player: int, action: Action) -> None:
+        """Fast path for bots and simulations: no validation, no events."""
+        self._apply(player, action, None)
+
+    # -- outcome ----------------------------------------------------------------
+    def is_over(self) -> bool:
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def scores(self) -> list[float]:
+        """Current (or final) score of each seat."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def tiebreak(self, player: int) -> tuple:
+        """Key compared after the score (larger is better) for the final ranking."""
+        return ()
+
+    def ranking(self) -> list[int]:
+        """Final place of each seat (1 = first; equal places are shared)."""
+        scores = self.scores()
+        keys = [(scores[p],) + tuple(self.tiebreak(p)) for p in range(self.num_players)]
+        return [1 + sum(1 for q in keys if q > k) for k in keys]
+
+    def winners(self) -> list[int]:
+        return [p for p, place in enumerate(self.ranking()) if place == 1]
+
+    def returns(self) -> list[float]:
+        """Reward per seat for learning and search: 1 shared among winners, else 0."""
+        win = self.winners()
+        share = 1.0 / len(win) if win else 0.0
+        return [share if p in win else 0.0 for p in range(self.num_players)]
+
+    def result(self) -> dict[str, Any]:
+        """End-of-game summary (scores, places, how ties were broken)."""
+        return {
+            "scores": self.scores(),
+            "ranking": self.ranking(),
+            "winners": self.winners(),
+            "tiebreak": self.tiebreak_explained(),
+        }
+
+    def tiebreak_explained(self) -> str:
+        return ""
+
+    # -- information ---------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        """JSON-safe observation of ``player`` (None: spectator); no hidden info."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def determinize(self, player: int | None, rng: Rng) -> "State":
+        """A full state consistent with view(player), hidden parts re-sampled with rng."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def component_counts(self) -> dict[str, int]:
+        """Totals of every physical component; constant over a whole game."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.game.id == other.game.id and canonical(self.to_json()) == canonical(other.to_json())
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def canonical(data: Any) -> str:
+    """Canonical JSON text (sorted keys, no spaces): equal states give equal bytes."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def format_text(text: str, names: Iterable[str]) -> str:
+    """Put seat names into an event text's {P0}, {P1}… placeholders."""
+    for i, name in enumerate(names):
+        text = text.replace("{P%d}" % i, name)
+    return text
+
+
+def event_for(event: Event, viewer: int | None) -> Event:
+    """The version of ``event`` that ``viewer`` (None = spectator) may see."""
+    only = event.get("only")
+    if only is None:
+        return event
+    if viewer is not None and viewer in only:
+        return {k: v for k, v in event.items() if k != "public"}
+    return event["public"]
+
+
+def run_random_game(state: State, rng: Rng, max_steps: int = 1_000_000) -> State:
+    """Play uniformly random legal actions to the end (used by tests and bench)."""
+    steps = 0
+    while not state.is_over():
+        p = state.to_move()[0]
+        acts = state.legal_actions(p)
+        state.step(p, acts[rng.below(len(acts))])
+        steps += 1
+        if steps > max_steps:
+            raise RuntimeError("game did not end")
+    return state
+
+
+__all__ = [
+    "Event",
+    "Game",
+    "IllegalAction",
+    "Option",
+    "State",
+    "canonical",
+    "event_for",
+    "format_text",
+    "run_random_game",
+]

@@ -1,0 +1,1 @@
+"""One package per game; each exports GAME (a gemtable.core.Game)."""

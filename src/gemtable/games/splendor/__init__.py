@@ -1,0 +1,27 @@
+"""Splendor (Marc André, Space Cowboys): engine-building with gems and development cards."""
+
+from pathlib import Path
+
+from gemtable.core import Game
+
+from .heuristics import heuristic
+from .rules import ACTIONS, DATA, SplendorState
+from .text import render_text
+
+GAME = Game(
+    id="splendor",
+    title="Splendor",
+    player_counts=(2, 3, 4),
+    state_class=SplendorState,
+    actions=ACTIONS,
+    options=(),
+    data_status="reconstructed" if DATA.reconstructed else "complete",
+    owners="Splendor is designed by Marc André and published by Space Cowboys (Asmodee).",
+    summary="Collect gems, buy development cards that give permanent bonuses, attract nobles; "
+            "first to 15 prestige points ends the round.",
+    data=DATA,
+    rules_path=str(Path(__file__).with_name("RULES.md")),
+    heuristic=heuristic,
+    render_text=render_text,
+    extra={"conformance_seeds": 300, "deep_seeds": 2, "max_steps": 5000},
+)

@@ -1,0 +1,173 @@
+"""Every registered game, every player count and option set, same invariants.
+
+Cheap invariants run over many seeds (``GAME.extra["conformance_seeds"]``,
+overridable with GEMTABLE_CONFORMANCE_SEEDS); the expensive ones (JSON round
+trip at every step, every legal action applied, illegal actions rejected,
+leak checks) run over a few full games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from gemtable.core import IllegalAction, Match, Rng, canonical, event_for
+from gemtable.games.registry import all_games
+
+CASES = [
+    pytest.param(game, n, opts, id=f"{gid}-{n}p" + "".join(f"-{v}" for v in opts.values()))
+    for gid, game in sorted(all_games().items())
+    for n in game.player_counts
+    for opts in game.option_sets()
+]
+FORBIDDEN_KEYS = {"seed", "rng", "rng_state", "deck_order", "bag_order"}
+
+
+def _seeds(game) -> int:
+    env = os.environ.get("GEMTABLE_CONFORMANCE_SEEDS")
+    return int(env) if env else int(game.extra.get("conformance_seeds", 100))
+
+
+def _keys(obj, out):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.add(k)
+            _keys(v, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            _keys(v, out)
+    return out
+
+
+@pytest.mark.parametrize("game,n,opts", CASES)
+def test_random_play_to_the_end(game, n, opts):
+    """Many seeds: the game ends, someone is always to move, components are conserved."""
+    max_steps = int(game.extra.get("max_steps", 20_000))
+    for seed in range(_seeds(game)):
+        state = game.new(n, seed, **opts)
+        initial = state.component_counts()
+        rng = Rng(10_000 + seed)
+        steps = 0
+        while not state.is_over():
+            movers = state.to_move()
+            assert movers, f"seed {seed}: nobody to move before the end"
+            p = movers[rng.below(len(movers))]
+            acts = state.legal_actions(p)
+            assert acts, f"seed {seed}: seat {p} to move with no legal action"
+            assert len({a.id for a in acts}) == len(acts), f"seed {seed}: duplicate legal actions"
+            state.step(p, acts[rng.below(len(acts))])
+            assert state.component_counts() == initial, f"seed {seed} step {steps}: components changed"
+            steps += 1
+            assert steps < max_steps, f"seed {seed}: no end after {max_steps} decisions"
+        assert state.to_move() == ()
+        scores = state.scores()
+        ranking = state.ranking()
+        assert len(scores) == n and len(ranking) == n
+        assert min(ranking) == 1 and all(1 <= r <= n for r in ranking)
+        assert abs(sum(state.returns()) - 1.0) < 1e-9
+
+
+def _deep_game(game, n, opts, seed):
+    state = game.new(n, seed, **opts)
+    match = Match(game.id, n, seed, dict(opts))
+    rng = Rng(seed * 7919 + 1)
+    differed = 0
+    steps = 0
+    while not state.is_over():
+        movers = state.to_move()
+        before = canonical(state.to_json())
+
+        # JSON round trip of the full state and of clones
+        data = json.loads(json.dumps(state.to_json()))
+        again = game.from_json(data)
+        assert canonical(again.to_json()) == before
+        twin = state.clone()
+        assert canonical(twin.to_json()) == before
+
+        for p in range(n):
+            # a seat not to move is refused, with a reason
+            if p not in movers:
+                any_action = game.actions[rng.below(len(game.actions))]
+                assert state.check(p, any_action)
+                continue
+            legal = state.legal_actions(p)
+            assert isinstance(state.prompt(p), str) and state.prompt(p)
+            # every legal action applies through the checked path
+            for action in legal:
+                c = state.clone()
+                c.apply(p, action)
+                # and is encoded in the fixed action space
+                assert game.actions[action.id] is action
+                assert game.action_from_json(json.loads(json.dumps(action.to_json()))) is action
+            # illegal ones are refused with a reason and leave the state untouched
+            legal_ids = {a.id for a in legal}
+            for _ in range(5):
+                action = game.actions[rng.below(len(game.actions))]
+                if action.id in legal_ids:
+                    continue
+                with pytest.raises(IllegalAction) as info:
+                    state.apply(p, action)
+                assert str(info.value).strip()
+                assert canonical(state.to_json()) == before
+
+        # views: JSON-safe, no RNG, identical for any re-sampling of hidden info
+        secret = str(state.rng.s)
+        for p in list(range(n)) + [None]:
+            view = state.view(p)
+            text = json.dumps(view)
+            assert not (_keys(view, set()) & FORBIDDEN_KEYS), f"view({p}) holds a forbidden key"
+            assert secret not in text, f"view({p}) contains the RNG state"
+            det = state.determinize(p, Rng(rng.next64()))
+            assert det.view(p) == view, f"view({p}) depends on hidden information"
+            assert det.component_counts() == state.component_counts()
+            assert det.to_move() == movers
+            if p is not None:
+                assert [a.id for a in det.legal_actions(p)] == [a.id for a in state.legal_actions(p)]
+            if canonical(det.to_json()) != before:
+                differed += 1
+            assert canonical(state.to_json()) == before, "determinize changed the real state"
+
+        p = movers[rng.below(len(movers))]
+        acts = state.legal_actions(p)
+        action = acts[rng.below(len(acts))]
+        events = match.play(state, p, action)
+        for ev in events:
+            assert isinstance(ev.get("type"), str) and isinstance(ev.get("text"), str)
+            json.dumps(ev)
+            for viewer in list(range(n)) + [None]:
+                json.dumps(event_for(ev, viewer))
+        steps += 1
+    return state, match, differed
+
+
+@pytest.mark.parametrize("game,n,opts", CASES)
+def test_deep_invariants_and_replay(game, n, opts):
+    """A few full games checked at every step; then exact replay from the match log."""
+    for seed in range(int(game.extra.get("deep_seeds", 2))):
+        state, match, differed = _deep_game(game, n, opts, seed)
+        assert differed > 0, "determinize never re-sampled anything: hidden information untested"
+        final = canonical(state.to_json())
+        # replay from the log, twice, through a file round trip: byte-identical
+        loaded = Match.from_json(json.loads(json.dumps(match.to_json())))
+        assert canonical(loaded.replay().to_json()) == final
+        events_a = [e for _, evs in match.states() for e in evs]
+        events_b = [e for _, evs in loaded.states() for e in evs]
+        assert json.dumps(events_a) == json.dumps(events_b)
+
+
+@pytest.mark.parametrize("game,n,opts", CASES)
+def test_same_seed_same_game(game, n, opts):
+    """Same seed and same actions give the same game; another seed a different one."""
+    a, b, c = game.new(n, 42, **opts), game.new(n, 42, **opts), game.new(n, 43, **opts)
+    assert canonical(a.to_json()) == canonical(b.to_json())
+    assert canonical(a.to_json()) != canonical(c.to_json())
+    rng_a, rng_b = Rng(5), Rng(5)
+    while not a.is_over():
+        p = a.to_move()[0]
+        la, lb = a.legal_actions(p), b.legal_actions(p)
+        assert [x.id for x in la] == [x.id for x in lb]
+        a.step(p, la[rng_a.below(len(la))])
+        b.step(p, lb[rng_b.below(len(lb))])
+    assert canonical(a.to_json()) == canonical(b.to_json())
