@@ -125,6 +125,10 @@ def _deep_game(game, n, opts, seed):
             assert det.to_move() == movers
             if p is not None:
                 assert [a.id for a in det.legal_actions(p)] == [a.id for a in state.legal_actions(p)]
+                if game.observation is not None:  # the learning observation leaks nothing either
+                    obs = game.observation(state, p)
+                    assert len(obs) == game.observation_size
+                    assert game.observation(det, p) == obs
             if canonical(det.to_json()) != before:
                 differed += 1
             assert canonical(state.to_json()) == before, "determinize changed the real state"

@@ -65,6 +65,11 @@ class Game:
     rules_path: str | None = None  # the game's RULES.md
     heuristic: Callable[["State", int], float] | None = None
     render_text: Callable[[dict, int | None], Any] | None = None
+    # Optional fixed-length numeric observation for learning adapters:
+    # observation(state, player) -> list[float] of length observation_size,
+    # computed only from what ``player`` may see.
+    observation: Callable[["State", int], list[float]] | None = None
+    observation_size: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     # -- options -----------------------------------------------------------

@@ -4,6 +4,8 @@ from pathlib import Path
 
 from gemtable.core import Game
 
+from .features import SIZE as OBSERVATION_SIZE
+from .features import observation
 from .heuristics import heuristic
 from .rules import ACTIONS, DATA, SplendorState
 from .text import render_text
@@ -23,5 +25,7 @@ GAME = Game(
     rules_path=str(Path(__file__).with_name("RULES.md")),
     heuristic=heuristic,
     render_text=render_text,
+    observation=observation,
+    observation_size=OBSERVATION_SIZE,
     extra={"conformance_seeds": 300, "deep_seeds": 2, "max_steps": 5000},
 )
