@@ -1,0 +1,31 @@
+"""Diamonds Club (Rüdiger Dorn, Ravensburger 2008): buy equipment on the market, trade it
+for gems, build the most magnificent park.  Unofficial implementation; see RULES.md."""
+
+from pathlib import Path
+
+from gemtable.core import Game
+
+from .data import DATA
+from .heuristics import heuristic
+from .rules import ACTIONS, DiamondsClubState
+from .text import render_text
+
+GAME = Game(
+    id="diamonds_club",
+    title="Diamonds Club",
+    player_counts=(2, 3, 4),
+    state_class=DiamondsClubState,
+    actions=ACTIONS,
+    options=(),
+    data_status="reconstructed" if DATA.reconstructed else "complete",
+    owners="Rüdiger Dorn (design), Ravensburger (publisher); unofficial implementation",
+    summary="Place coins on a market of equipment, animals and development steps, trade complete "
+    "pit/mining-rights/ship sets for gems, and spend them on buildings and forests for your park.",
+    data=DATA,
+    rules_path=str(Path(__file__).with_name("RULES.md")),
+    heuristic=heuristic,
+    render_text=render_text,
+    extra={"conformance_seeds": 200, "deep_seeds": 2, "max_steps": 20_000},
+)
+
+__all__ = ["GAME", "DiamondsClubState"]

@@ -1,0 +1,1054 @@
+"""Diamonds Club rules: the State (setup, the five phases, scoring, views).
+
+Layout of the flat state (p = seat, n = number of players):
+
+- ``coins[p]``; ``gems[p*5 + k]`` (k: 4 colours then diamonds);
+- ``tr[p*3 + t]`` development track positions (forest, tech, money; 0 = top space);
+- ``pits[p*4 + colour]``, ``mines[p*10 + value]``, ``ships[p*10 + value]`` (equipment counts);
+- park: ``bld[p*4 + b]`` buildings, ``forests[p]``, ``ani[p*3 + a]``, ``mand[p]`` bitmask of
+  covered mandatory spaces, ``gen[p]`` covered ordinary light-green spaces, ``dark[p]``;
+- start track: ``pos[p]`` (0..last_space, last_space+1 = beyond) and ``seq[p]`` (stack
+  height: the larger, the higher up in a stack);
+- market: ``strips`` (per column [colour, strip, face]), ``goods`` (per space (kind, value),
+  derived from the strips), ``cm[space]`` coins lying on a space, ``sur[space]`` coins on the
+  adjoining spaces (the surcharge);
+- price boards: ``bp[board]`` bitmask of seats with a piece there, ``used[p]`` pieces placed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gemtable.core import Action, ActionSpace, Rng, State
+
+from .data import ANIMAL, ANY_TRACK, DATA, HAT, MINE, PIT, SHIP, TRACKS, Data
+
+GAME_ID = "diamonds_club"
+D: Data = DATA
+
+NC = 4  # gem colours
+DIA = 4  # index of diamonds in a gem vector
+NB = 4  # building types
+FOREST = NB  # tile index for a forest
+NA = 3  # animal types
+NV = 10  # equipment values 0..9
+ROWS = D.spaces_per_strip
+MAX_COLS = 8
+BUY, GEMS, BUILD, OVER = range(4)
+PHASE_NAMES = ("buy", "purchase gems", "build", "over")
+BEYOND = D.last_space + 1
+GENMAX = D.light_spaces - len(D.mandatory)
+MANDFULL = (1 << len(D.mandatory)) - 1
+MAND_OF = tuple(
+    tuple(i for i, m in enumerate(D.mandatory) if m == b) for b in range(NB)
+)
+FOREST_MAX = len(D.forest_vp) - 1
+TRACK_MAX = (len(D.forest_vp) - 1, len(D.tech_gems) - 1, len(D.money_coins) - 1)
+NBOARDS = len(D.boards)
+BOARD_PIECES = D.board_pieces
+TILE_NAMES = D.buildings + ("forest",)
+COLOUR_NAMES = D.colours + ("diamond",)
+ANIMAL_LABEL = {"deer": "deer park"}
+
+
+def animal_label(a: int) -> str:
+    name = D.animals[a]
+    return ANIMAL_LABEL.get(name, name)
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
+def tile_label(t: int) -> str:
+    return TILE_NAMES[t].replace("_", " ")
+
+
+def goods_label(kind: int, val: int) -> str:
+    if kind == PIT:
+        return f"{D.colours[val]} pit"
+    if kind == MINE:
+        return f"mining rights {val}"
+    if kind == SHIP:
+        return f"ship {val}"
+    if kind == HAT:
+        return f"{val} top hat" + ("s" if val > 1 else "")
+    if kind == ANIMAL:
+        return animal_label(val)
+    return ("forest", "technology", "money", "any")[val] + " track step"
+
+
+def goods_token(kind: int, val: int) -> str:
+    if kind == PIT:
+        return f"pit:{D.colours[val]}"
+    if kind in (MINE, SHIP, HAT):
+        return f"{('', 'mine', 'ship', 'hat')[kind]}:{val}"
+    if kind == ANIMAL:
+        return f"animal:{D.animals[val]}"
+    return f"track:{(TRACKS + ('any',))[val]}"
+
+
+# -- board requirements -----------------------------------------------------------
+REQ_SPEC = tuple(b.gems for b in D.boards)
+REQ_PAIR = tuple(b.pair for b in D.boards)
+REQ_BASE = tuple(b.base_price for b in D.boards)
+BOARD_TILES = tuple(
+    (b.tile,) if b.kind == "building" else (tuple(range(NB)) + (FOREST,) if b.kind == "any_tile" else (FOREST,))
+    for b in D.boards
+)
+MAXPAY = max(REQ_BASE) + 3
+
+
+def board_cost_text(b: int) -> str:
+    parts = [f"{k} {D.colours[c]}" for c, k in enumerate(REQ_SPEC[b]) if k]
+    if REQ_PAIR[b]:
+        parts.append("2 of one colour")
+    if D.boards[b].any:
+        parts.append(f"{D.boards[b].any} any")
+    return " + ".join(parts)
+
+
+def _deficit(spec, h) -> int:
+    d = 0
+    for c in range(NC):
+        x = spec[c] - h[c]
+        if x > 0:
+            d += x
+    return d
+
+
+def affordable(b: int, h, k: int) -> bool:
+    """Can gems ``h`` (5-vector) pay board ``b`` with ``k`` extra gems of surcharge?"""
+    if h[0] + h[1] + h[2] + h[3] + h[4] < REQ_BASE[b] + k:
+        return False
+    spec = REQ_SPEC[b]
+    if REQ_PAIR[b]:
+        for c in range(NC):
+            s = list(spec)
+            s[c] += 2
+            if _deficit(s, h) <= h[DIA]:
+                return True
+        return False
+    return _deficit(spec, h) <= h[DIA]
+
+
+def payments(b: int, h, k: int) -> list[tuple[int, ...]]:
+    """Every gem vector (b, y, g, r, diamonds) from ``h`` that pays board ``b`` + ``k``."""
+    total = REQ_BASE[b] + k
+    spec = REQ_SPEC[b]
+    pair = REQ_PAIR[b]
+    out = []
+    h0, h1, h2, h3, h4 = h
+    for x0 in range(min(h0, total) + 1):
+        r0 = total - x0
+        for x1 in range(min(h1, r0) + 1):
+            r1 = r0 - x1
+            for x2 in range(min(h2, r1) + 1):
+                r2 = r1 - x2
+                for x3 in range(min(h3, r2) + 1):
+                    x4 = r2 - x3
+                    if x4 > h4:
+                        continue
+                    v = (x0, x1, x2, x3, x4)
+                    if pair:
+                        ok = False
+                        for c in range(NC):
+                            s = list(spec)
+                            s[c] += 2
+                            if _deficit(s, v) <= x4:
+                                ok = True
+                                break
+                    else:
+                        ok = _deficit(spec, v) <= x4
+                    if ok:
+                        out.append(v)
+    return out
+
+
+# -- market geometry ------------------------------------------------------------
+def _neighbours(cols: int) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for i in range(ROWS * cols):
+        r, c = divmod(i, cols)
+        nb = []
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < ROWS and 0 <= cc < cols:
+                nb.append(rr * cols + cc)
+        out.append(tuple(nb))
+    return tuple(out)
+
+
+NEIGH = {cols: _neighbours(cols) for cols in range(2, MAX_COLS + 1, 2)}
+
+
+def space_name(i: int, cols: int) -> str:
+    r, c = divmod(i, cols)
+    return f"strip {c + 1}, row {r + 1}"
+
+
+# -- the action space -------------------------------------------------------------
+ACTIONS = ActionSpace(GAME_ID)
+PASS = ACTIONS.add("pass", "pass")
+BUY_ACT = tuple(
+    ACTIONS.add("buy", f"place coins on market space {i}", space=i) for i in range(ROWS * MAX_COLS)
+)
+TRACK_ACT = tuple(ACTIONS.add("track", f"advance on the {t} track", track=t) for t in TRACKS)
+MINE_VALUES = sorted({v for col in D.strips for s in col for f in s for k, v in f if k in (MINE, SHIP)} | {2, 3, 4, 5})
+TRADE_ACT: dict[tuple[int, int, int], Action] = {}
+for _c in range(NC):
+    for _m in MINE_VALUES:
+        for _s in MINE_VALUES:
+            TRADE_ACT[(_c, _m, _s)] = ACTIONS.add(
+                "trade",
+                f"trade {D.colours[_c]} pit + mining rights {_m} + ship {_s}",
+                pit=D.colours[_c], mine=_m, ship=_s,
+            )
+KEEP_ACT: dict[tuple[int, int, int], Action] = {}
+for _c in range(-1, NC):
+    for _m in [0] + MINE_VALUES:
+        for _s in [0] + MINE_VALUES:
+            tiles = (_c >= 0) + (_m > 0) + (_s > 0)
+            if 1 <= tiles <= 2:
+                parts = ([f"{D.colours[_c]} pit"] if _c >= 0 else []) + (
+                    [f"mining rights {_m}"] if _m else []) + ([f"ship {_s}"] if _s else [])
+                KEEP_ACT[(_c, _m, _s)] = ACTIONS.add(
+                    "keep", "keep " + " and ".join(parts),
+                    pit=D.colours[_c] if _c >= 0 else "", mine=_m, ship=_s,
+                )
+BUILD_ACT: dict[tuple[int, int], Action] = {}
+for _b, _board in enumerate(D.boards):
+    for _t in BOARD_TILES[_b]:
+        BUILD_ACT[(_b, _t)] = ACTIONS.add(
+            "build", f"build {_a(tile_label(_t))} from the {_board.name.replace('_', ' ')} price board",
+            board=_board.name, tile=TILE_NAMES[_t],
+        )
+PAY_ACT: dict[tuple[int, ...], Action] = {}
+
+
+def _pay_text(v) -> str:
+    parts = [f"{v[k]} {COLOUR_NAMES[k]}{'s' if k == DIA and v[k] > 1 else ''}" for k in range(5) if v[k]]
+    return "pay " + ", ".join(parts)
+
+
+def _all_vectors(total: int):
+    for a in range(total + 1):
+        for b in range(total - a + 1):
+            for c in range(total - a - b + 1):
+                for d in range(total - a - b - c + 1):
+                    yield (a, b, c, d, total - a - b - c - d)
+
+
+for _t in range(1, MAXPAY + 1):
+    for _v in _all_vectors(_t):
+        PAY_ACT[_v] = ACTIONS.add("pay", _pay_text(_v), gems=_v)
+BOARD_INDEX = {b.name: b.index for b in D.boards}
+COLOUR_INDEX = {c: i for i, c in enumerate(D.colours)}
+TILE_INDEX = {t: i for i, t in enumerate(TILE_NAMES)}
+TRACK_INDEX = {t: i for i, t in enumerate(TRACKS)}
+
+_FIELDS = (
+    "coins", "gems", "tr", "pits", "mines", "ships", "bld", "forests", "ani", "mand", "gen",
+    "dark", "pos", "seq", "strips", "cm", "sur", "bp", "used", "tiles", "apile", "triple",
+    "all4", "five",
+)
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+class DiamondsClubState(State):
+    __slots__ = (
+        "game", "num_players", "rng", "turn", "round", "phase", "start", "order", "oi", "passed",
+        "pend", "ptile", "stage", "gdec", "ending", "seqc", "goods", "cols",
+    ) + _FIELDS
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def initial(cls, game, num_players: int, rng: Rng, options: dict[str, Any]) -> "DiamondsClubState":
+        n = num_players
+        s = cls.__new__(cls)
+        s.game = game
+        s.num_players = n
+        s.rng = rng
+        s.turn = 0
+        s.round = 1
+        s.phase = BUY
+        s.coins = [D.start_coins] * n
+        s.gems = []
+        for _ in range(n):
+            s.gems.extend(D.start_gems)
+            s.gems.append(0)
+        s.tr = [0] * (3 * n)
+        s.pits = [0] * (NC * n)
+        s.mines = [0] * (NV * n)
+        s.ships = [0] * (NV * n)
+        s.bld = [0] * (NB * n)
+        s.forests = [0] * n
+        s.ani = [0] * (NA * n)
+        s.mand = [0] * n
+        s.gen = [0] * n
+        s.dark = [0] * n
+        s.pos = [0] * n
+        s.seq = [0] * n
+        s.seqc = 0
+        s.cols = 2 * n
+        s.bp = [0] * NBOARDS
+        s.used = [0] * n
+        s.tiles = [D.tiles_per_building] * NB
+        s.apile = [D.tiles_per_animal] * NA
+        s.triple = [-1] * NB
+        s.all4 = []
+        s.five = []
+        s.ending = False
+        s.pend = -1
+        s.ptile = -1
+        s.stage = 0
+        s.gdec = 0
+        s.start = rng.below(n)  # drawing lots for the starting player
+        s._new_round_setup(None)
+        return s
+
+    def _place_start_track(self) -> None:
+        n = self.num_players
+        for k in range(n):
+            p = (self.start + k) % n
+            self.pos[p] = k
+            self.seqc += 1
+            self.seq[p] = self.seqc
+
+    def _new_round_setup(self, log) -> None:
+        """Start track reset, phase 1 (market strips) and the start of phase 2."""
+        n = self.num_players
+        self._place_start_track()
+        rng = self.rng
+        strips = []
+        for colour in (0, 1):
+            idx = list(range(len(D.strips[colour])))
+            rng.shuffle(idx)
+            for i in idx[:n]:
+                strips.append([colour, i, rng.below(2)])
+        self.strips = strips
+        self._derive_goods()
+        self.cm = [0] * (ROWS * self.cols)
+        self.sur = [0] * (ROWS * self.cols)
+        self.phase = BUY
+        self.order = tuple((self.start + k) % n for k in range(n))
+        self.oi = 0
+        self.passed = 0
+        self.pend = -1
+        if log is not None:
+            log.append({
+                "type": "round", "player": self.start, "round": self.round,
+                "text": f"Round {self.round}: new market set out; {{P{self.start}}} starts buying.",
+            })
+
+    def _derive_goods(self) -> None:
+        cols = len(self.strips)
+        self.cols = cols
+        goods = [None] * (ROWS * cols)
+        for c, (colour, i, face) in enumerate(self.strips):
+            for r, g in enumerate(D.strips[colour][i][face]):
+                goods[r * cols + c] = g
+        self.goods = tuple(goods)
+
+    def clone(self) -> "DiamondsClubState":
+        s = DiamondsClubState.__new__(DiamondsClubState)
+        s.game = self.game
+        s.num_players = self.num_players
+        s.rng = Rng(self.rng.s)
+        s.turn = self.turn
+        s.round = self.round
+        s.phase = self.phase
+        s.start = self.start
+        s.order = self.order
+        s.oi = self.oi
+        s.passed = self.passed
+        s.pend = self.pend
+        s.ptile = self.ptile
+        s.stage = self.stage
+        s.gdec = self.gdec
+        s.ending = self.ending
+        s.seqc = self.seqc
+        s.goods = self.goods
+        s.cols = self.cols
+        s.coins = self.coins[:]
+        s.gems = self.gems[:]
+        s.tr = self.tr[:]
+        s.pits = self.pits[:]
+        s.mines = self.mines[:]
+        s.ships = self.ships[:]
+        s.bld = self.bld[:]
+        s.forests = self.forests[:]
+        s.ani = self.ani[:]
+        s.mand = self.mand[:]
+        s.gen = self.gen[:]
+        s.dark = self.dark[:]
+        s.pos = self.pos[:]
+        s.seq = self.seq[:]
+        s.strips = self.strips  # replaced, never mutated
+        s.cm = self.cm[:]
+        s.sur = self.sur[:]
+        s.bp = self.bp[:]
+        s.used = self.used[:]
+        s.tiles = self.tiles[:]
+        s.apile = self.apile[:]
+        s.triple = self.triple[:]
+        s.all4 = self.all4[:]
+        s.five = self.five[:]
+        return s
+
+    # -- JSON ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        out = {f: list(getattr(self, f)) for f in _FIELDS}
+        out["strips"] = [list(x) for x in self.strips]
+        out.update(
+            game=GAME_ID, players=self.num_players, rng=self.rng.s, turn=self.turn,
+            round=self.round, phase=self.phase, start=self.start, order=list(self.order),
+            oi=self.oi, passed=self.passed, pend=self.pend, ptile=self.ptile, stage=self.stage,
+            gdec=self.gdec, ending=self.ending, seqc=self.seqc,
+        )
+        return out
+
+    @classmethod
+    def from_json(cls, game, data: dict[str, Any]) -> "DiamondsClubState":
+        s = cls.__new__(cls)
+        s.game = game
+        s.num_players = int(data["players"])
+        s.rng = Rng(int(data["rng"]))
+        for f in _FIELDS:
+            setattr(s, f, list(data[f]))
+        s.strips = [list(x) for x in data["strips"]]
+        for f in ("turn", "round", "phase", "start", "oi", "passed", "pend", "ptile", "stage", "gdec", "seqc"):
+            setattr(s, f, int(data[f]))
+        s.order = tuple(data["order"])
+        s.ending = bool(data["ending"])
+        s._derive_goods()
+        return s
+
+    # -- helpers ------------------------------------------------------------------
+    def light_covered(self, p: int) -> int:
+        return self.gen[p] + _popcount(self.mand[p])
+
+    def park_complete(self, p: int) -> bool:
+        return self.gen[p] == GENMAX and self.mand[p] == MANDFULL
+
+    def can_place(self, p: int, t: int) -> bool:
+        """Is there a pile tile and a park space for tile ``t`` (building index or FOREST)?"""
+        tiles = self.tiles
+        if t == FOREST:
+            if not (tiles[0] or tiles[1] or tiles[2] or tiles[3]):
+                return False
+        else:
+            if not tiles[t]:
+                return False
+            m = self.mand[p]
+            for i in MAND_OF[t]:
+                if not m >> i & 1:
+                    return True
+        if self.gen[p] < GENMAX:
+            return True
+        return self.mand[p] == MANDFULL and self.dark[p] < D.dark_spaces
+
+    def price(self, b: int, p: int) -> int:
+        """Gems board ``b`` costs ``p`` now: printed price + one per other player's piece."""
+        return REQ_BASE[b] + _popcount(self.bp[b] & ~(1 << p))
+
+    def equipment_sets(self, p: int) -> int:
+        return min(
+            sum(self.pits[p * NC:(p + 1) * NC]),
+            sum(self.mines[p * NV:(p + 1) * NV]),
+            sum(self.ships[p * NV:(p + 1) * NV]),
+        )
+
+    # -- turn flow ------------------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase == OVER:
+            return ()
+        return (self.order[self.oi],)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, player: int) -> list[Action]:
+        phase = self.phase
+        if phase == OVER or player != self.order[self.oi]:
+            return []
+        p = player
+        if phase == BUY:
+            if self.pend >= 0:
+                tr = self.tr
+                return [TRACK_ACT[t] for t in range(3) if tr[p * 3 + t] < TRACK_MAX[t]]
+            c = self.coins[p]
+            cm = self.cm
+            sur = self.sur
+            acts = [BUY_ACT[i] for i in range(len(cm)) if not cm[i] and sur[i] < c]
+            acts.append(PASS)
+            return acts
+        if phase == BUILD:
+            g = self.gems
+            h = (g[p * 5], g[p * 5 + 1], g[p * 5 + 2], g[p * 5 + 3], g[p * 5 + 4])
+            if self.pend >= 0:
+                b = self.pend
+                return [PAY_ACT[v] for v in payments(b, h, self.price(b, p) - REQ_BASE[b])]
+            acts = []
+            if self.used[p] < BOARD_PIECES:
+                bit = 1 << p
+                bp = self.bp
+                for b in range(NBOARDS):
+                    x = bp[b]
+                    if x & bit:
+                        continue
+                    if not affordable(b, h, _popcount(x)):
+                        continue
+                    for t in BOARD_TILES[b]:
+                        if self.can_place(p, t):
+                            acts.append(BUILD_ACT[(b, t)])
+            acts.append(PASS)
+            return acts
+        # GEMS
+        if self.stage == 0:
+            return [TRADE_ACT[o] for o in self._trade_options(p)]
+        return [KEEP_ACT[o] for o in self._keep_options(p)]
+
+    def _trade_options(self, p: int) -> list[tuple[int, int, int]]:
+        pits, mines, ships = self.pits, self.mines, self.ships
+        cs = [c for c in range(NC) if pits[p * NC + c]]
+        ms = [v for v in range(NV) if mines[p * NV + v]]
+        ss = [v for v in range(NV) if ships[p * NV + v]]
+        return [(c, m, s) for c in cs for m in ms for s in ss]
+
+    def _keep_options(self, p: int) -> list[tuple[int, int, int]]:
+        """Maximal keepable incomplete sets (keeping a tile never hurts: supply is unlimited)."""
+        pits, mines, ships = self.pits, self.mines, self.ships
+        cs = [c for c in range(NC) if pits[p * NC + c]] or [-1]
+        ms = [v for v in range(NV) if mines[p * NV + v]] or [0]
+        ss = [v for v in range(NV) if ships[p * NV + v]] or [0]
+        return [(c, m, s) for c in cs for m in ms for s in ss if (c >= 0) + (m > 0) + (s > 0) >= 1]
+
+    def prompt(self, player: int) -> str:
+        if self.phase == OVER:
+            return "The game is over."
+        if player != self.order[self.oi]:
+            return f"Wait: seat {self.order[self.oi] + 1} is deciding."
+        if self.phase == BUY:
+            if self.pend >= 0:
+                return "Choose the development track to advance on (the ? space)."
+            return f"Place coins on a vacant market space (you have {self.coins[player]}) or pass for this round."
+        if self.phase == GEMS:
+            if self.stage == 0:
+                return "Form a complete set (pit, mining rights, ship) to trade for gems."
+            return "Choose the one incomplete set of equipment to keep for the next round."
+        if self.pend >= 0:
+            return f"Choose the gems to pay {self.price(self.pend, player)} for the {tile_label(self.ptile)}."
+        return "Build one landscape tile from a price board or pass for the rest of this phase."
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        p = player
+        t = action.type
+        phase = self.phase
+        if t == "buy":
+            if phase != BUY or self.pend >= 0:
+                return "Coins go on the market only in phase 2 (Buy), once any ? track choice is made."
+            i = action["space"]
+            if i >= len(self.cm):
+                return f"Market space {i} does not exist with {self.num_players} players (the rest is closed market)."
+            if self.cm[i]:
+                return f"Market space {i} is already occupied: coins go on vacant spaces only."
+            return (f"Market space {i} costs {1 + self.sur[i]} coins (1 plus one per coin on the adjoining "
+                    f"spaces) and you have {self.coins[p]}.")
+        if t == "track":
+            if phase != BUY or self.pend < 0:
+                return "A development track is chosen only after buying a ? space of the market."
+            return f"You are already on the last space of the {action['track']} track."
+        if t == "trade":
+            if phase != GEMS or self.stage != 0:
+                return "Sets of equipment are traded for gems only in phase 4 (Purchase gems)."
+            return "You do not hold that pit, mining rights and ship to form this set."
+        if t == "keep":
+            if phase != GEMS or self.stage != 1:
+                return ("Equipment to keep is chosen in phase 4 after every complete set has been "
+                        "traded: complete sets must always be traded.")
+            return "You may keep one incomplete set of tiles you hold (one of each kind at most, two tiles at most)."
+        if t == "build":
+            if phase != BUILD or self.pend >= 0:
+                return "Landscape tiles are built only in phase 5 (Build), one at a time."
+            b = BOARD_INDEX[action["board"]]
+            tile = TILE_INDEX[action["tile"]]
+            if self.bp[b] >> p & 1:
+                return f"You have already used the {action['board']} price board this round (once per round)."
+            if self.used[p] >= BOARD_PIECES:
+                return "You have no piece left to mark a price board this round."
+            g = self.gems[p * 5:p * 5 + 5]
+            if not affordable(b, g, _popcount(self.bp[b])):
+                return (f"You cannot pay {self.price(b, p)} gems for the {action['board']} price board "
+                        "(printed price plus one gem per other player's piece; diamonds are jokers).")
+            if tile != FOREST and not self.tiles[tile]:
+                return f"No {tile_label(tile)} tiles are left."
+            return ("There is no park space for that tile: mandatory spaces take only their building, and the "
+                    "dark-green spaces open only once all 14 light-green spaces are covered.")
+        if t == "pay":
+            if phase != BUILD or self.pend < 0:
+                return "Gems are paid only for a building chosen in phase 5."
+            return (f"That payment does not match the price of {self.price(self.pend, p)} gems for the "
+                    f"{D.boards[self.pend].name} price board (diamonds replace any gem).")
+        if t == "pass":
+            return "You cannot pass now: " + self.prompt(p)
+        return super().why_illegal(player, action)
+
+    # -- applying actions -------------------------------------------------------------
+    def _apply(self, player: int, action: Action, log) -> None:
+        p = player
+        t = action.type
+        if self.phase == BUY:
+            if t == "buy":
+                self._buy(p, action.args["space"], log)
+            elif t == "track":
+                self.pend = -1
+                self._step_track(p, TRACK_INDEX[action.args["track"]], log)
+                self._buy_next(log)
+            else:  # pass
+                self.passed |= 1 << p
+                if log is not None:
+                    log.append({"type": "pass", "player": p, "text": f"{{P{p}}} passes in the buy phase."})
+                self._buy_next(log)
+        elif self.phase == BUILD:
+            if t == "pay":
+                self._build(p, self.pend, self.ptile, action.args["gems"], log)
+            elif t == "build":
+                b = BOARD_INDEX[action.args["board"]]
+                tile = TILE_INDEX[action.args["tile"]]
+                g = self.gems
+                h = (g[p * 5], g[p * 5 + 1], g[p * 5 + 2], g[p * 5 + 3], g[p * 5 + 4])
+                pays = payments(b, h, self.price(b, p) - REQ_BASE[b])
+                if len(pays) == 1:
+                    self._build(p, b, tile, pays[0], log)
+                else:
+                    self.pend = b
+                    self.ptile = tile
+            else:
+                self.passed |= 1 << p
+                if log is not None:
+                    log.append({"type": "pass", "player": p, "text": f"{{P{p}}} passes in the build phase."})
+                self._build_next(log)
+        else:  # GEMS
+            self.gdec = 1
+            if t == "trade":
+                a = action.args
+                self._trade(p, COLOUR_INDEX[a["pit"]], a["mine"], a["ship"], log)
+            else:
+                a = action.args
+                self._keep(p, COLOUR_INDEX.get(a["pit"], -1), a["mine"], a["ship"], log)
+                self._gems_finish_player()
+            self._gems_advance(log)
+
+    # phase 2 -----------------------------------------------------------------------
+    def _buy(self, p: int, i: int, log) -> None:
+        price = 1 + self.sur[i]
+        self.coins[p] -= price
+        self.cm[i] = price
+        sur = self.sur
+        for j in NEIGH[self.cols][i]:
+            sur[j] += price
+        kind, val = self.goods[i]
+        if log is not None:
+            log.append({
+                "type": "buy", "player": p, "space": i, "coins": price,
+                "goods": goods_token(kind, val),
+                "text": f"{{P{p}}} pays {price} coin{'s' if price > 1 else ''} for {goods_label(kind, val)} "
+                        f"({space_name(i, self.cols)}).",
+            })
+        self._gain(p, kind, val, log)
+        if self.pend < 0:
+            self._buy_next(log)
+
+    def _gain(self, p: int, kind: int, val: int, log) -> None:
+        if kind == PIT:
+            self.pits[p * NC + val] += 1
+        elif kind == MINE:
+            self.mines[p * NV + val] += 1
+        elif kind == SHIP:
+            self.ships[p * NV + val] += 1
+        elif kind == HAT:
+            self.pos[p] = min(self.pos[p] + val, BEYOND)
+            self.seqc += 1
+            self.seq[p] = self.seqc  # on top of any pieces already there
+        elif kind == ANIMAL:
+            self._place_animal(p, val, log)
+        elif val == ANY_TRACK:
+            tr = self.tr
+            opts = [t for t in range(3) if tr[p * 3 + t] < TRACK_MAX[t]]
+            if len(opts) == 1:
+                self._step_track(p, opts[0], log)
+            elif opts:
+                self.pend = ANY_TRACK
+            elif log is not None:
+                log.append({"type": "lost", "player": p, "text": f"{{P{p}}} is at the end of every track: the step is lost."})
+        else:
+            self._step_track(p, val, log)
+
+    def _step_track(self, p: int, t: int, log) -> None:
+        k = p * 3 + t
+        if self.tr[k] >= TRACK_MAX[t]:
+            if log is not None:
+                log.append({"type": "lost", "player": p,
+                            "text": f"{{P{p}}} is already at the end of the {TRACKS[t]} track: the step is lost."})
+            return
+        self.tr[k] += 1
+        if t == 2:
+            self.coins[p] += 1  # the money track pays a coin at once
+        if log is not None:
+            log.append({"type": "track", "player": p, "track": TRACKS[t], "space": self.tr[k],
+                        "text": f"{{P{p}}} advances on the {TRACKS[t]} track"
+                                + (" and takes a coin." if t == 2 else ".")})
+
+    def _place_animal(self, p: int, a: int, log) -> None:
+        where = None
+        if self.apile[a] <= 0:
+            where = None
+        elif self.gen[p] < GENMAX:
+            self.gen[p] += 1
+            where = "light-green space"
+        elif self.mand[p] == MANDFULL and self.dark[p] < D.dark_spaces:
+            self.dark[p] += 1
+            where = "dark-green space"
+        if where is None:
+            if log is not None:
+                reason = "none are left" if self.apile[a] <= 0 else "there is no free space for it"
+                log.append({"type": "lost", "player": p,
+                            "text": f"{{P{p}}} gets no {animal_label(a)}: {reason}."})
+            return
+        self.apile[a] -= 1
+        self.ani[p * NA + a] += 1
+        if log is not None:
+            log.append({"type": "animal", "player": p, "animal": D.animals[a],
+                        "text": f"{{P{p}}} places {_a(animal_label(a))} on a {where}."})
+        self._check_complete(p, log)
+
+    def _check_complete(self, p: int, log) -> None:
+        if not self.ending and self.gen[p] == GENMAX and self.mand[p] == MANDFULL:
+            self.ending = True
+            if log is not None:
+                log.append({"type": "park_complete", "player": p,
+                            "text": f"{{P{p}}} has covered all light-green spaces: the game ends after this round."})
+
+    def _next_unpassed(self) -> bool:
+        """Move ``oi`` to the next seat in ``order`` that has not passed; False if none."""
+        n = self.num_players
+        order = self.order
+        passed = self.passed
+        for k in range(1, n + 1):
+            j = (self.oi + k) % n
+            if not passed >> order[j] & 1:
+                self.oi = j
+                return True
+        return False
+
+    def _buy_next(self, log) -> None:
+        self.turn += 1
+        if not self._next_unpassed():
+            self._assign_diamonds(log)
+
+    # phase 3 --------------------------------------------------------------------------
+    def _assign_diamonds(self, log) -> None:
+        n = self.num_players
+        gems = self.gems
+        most = max(self.coins)
+        if most > 0:
+            for p in range(n):
+                if self.coins[p] == most:
+                    gems[p * 5 + DIA] += 1
+                    if log is not None:
+                        log.append({"type": "diamond", "player": p, "reason": "coins",
+                                    "text": f"{{P{p}}} has the most unused coins ({most}) and takes a diamond."})
+        far = max(self.pos)
+        leaders = [p for p in range(n) if self.pos[p] == far]
+        for p in leaders:
+            gems[p * 5 + DIA] += 1
+            if log is not None:
+                log.append({"type": "diamond", "player": p, "reason": "start track",
+                            "text": f"{{P{p}}} leads the starting player track and takes a diamond."})
+        self.start = max(leaders, key=lambda q: self.seq[q])
+        self.order = tuple(sorted(range(n), key=lambda q: (-self.pos[q], -self.seq[q])))
+        if log is not None:
+            log.append({"type": "start_player", "player": self.start,
+                        "text": f"{{P{self.start}}} becomes the starting player."})
+        self.phase = GEMS
+        self.oi = 0
+        self.stage = 0
+        self.gdec = 0
+        self._gems_advance(log)
+
+    # phase 4 --------------------------------------------------------------------------
+    def _trade(self, p: int, c: int, m: int, s: int, log) -> None:
+        self.pits[p * NC + c] -= 1
+        self.mines[p * NV + m] -= 1
+        self.ships[p * NV + s] -= 1
+        tech = self.tr[p * 3 + 1]
+        count = min(m, s) + D.tech_gems[tech]
+        dia = D.tech_diamonds[tech]
+        self.gems[p * 5 + c] += count
+        self.gems[p * 5 + DIA] += dia
+        if log is not None:
+            extra = f" and {dia} diamond{'s' if dia > 1 else ''}" if dia else ""
+            log.append({"type": "trade", "player": p, "pit": D.colours[c], "mine": m, "ship": s,
+                        "gems": count, "diamonds": dia,
+                        "text": f"{{P{p}}} trades a {D.colours[c]} pit, mining rights {m} and ship {s} "
+                                f"for {count} {D.colours[c]} gems{extra}."})
+
+    def _keep(self, p: int, c: int, m: int, s: int, log) -> None:
+        pits, mines, ships = self.pits, self.mines, self.ships
+        for k in range(NC):
+            pits[p * NC + k] = 1 if k == c else 0
+        for v in range(NV):
+            mines[p * NV + v] = 1 if m and v == m else 0
+            ships[p * NV + v] = 1 if s and v == s else 0
+        if log is not None:
+            parts = ([f"{D.colours[c]} pit"] if c >= 0 else []) + (
+                [f"mining rights {m}"] if m else []) + ([f"ship {s}"] if s else [])
+            log.append({"type": "keep", "player": p,
+                        "text": f"{{P{p}}} keeps " + (" and ".join(parts) or "no equipment") + " for the next round."})
+
+    def _gems_advance(self, log) -> None:
+        """Run phase 4 until a player has a real choice; then start phase 5."""
+        n = self.num_players
+        while self.oi < n:
+            p = self.order[self.oi]
+            if self.stage == 0:
+                opts = self._trade_options(p)
+                if len(opts) > 1:
+                    return
+                if opts:
+                    self._trade(p, *opts[0], log)
+                    continue
+                self.stage = 1
+            opts = self._keep_options(p)
+            if len(opts) > 1:
+                return
+            if opts:
+                self._keep(p, *opts[0], log)
+            self._gems_finish_player()
+        # phase 5
+        self.phase = BUILD
+        self.oi = 0
+        self.passed = 0
+        self.pend = -1
+        if log is not None:
+            log.append({"type": "phase", "player": self.order[0], "text": "Build phase."})
+
+    def _gems_finish_player(self) -> None:
+        if self.gdec:
+            self.turn += 1  # a phase-4 turn counts when the player had a choice
+        self.gdec = 0
+        self.stage = 0
+        self.oi += 1
+
+    # phase 5 --------------------------------------------------------------------------
+    def _build(self, p: int, b: int, t: int, pay, log) -> None:
+        g = self.gems
+        for k in range(5):
+            g[p * 5 + k] -= pay[k]
+        self.pend = -1
+        self.bp[b] |= 1 << p
+        self.used[p] += 1
+        tiles = self.tiles
+        if t == FOREST:
+            best = max(range(NB), key=lambda x: (tiles[x], -x))  # the fullest pile, first on ties
+            tiles[best] -= 1
+            self.forests[p] += 1
+            where = self._take_space(p, -1)
+        else:
+            tiles[t] -= 1
+            self.bld[p * NB + t] += 1
+            where = self._take_space(p, t)
+        if log is not None:
+            log.append({"type": "build", "player": p, "board": D.boards[b].name, "tile": TILE_NAMES[t],
+                        "paid": list(pay),
+                        "text": f"{{P{p}}} builds {_a(tile_label(t))} on a {where} ({_pay_text(pay)[4:]})."})
+        if t != FOREST:
+            self._bonus(p, t, log)
+        self._check_complete(p, log)
+        self._build_next(log)
+
+    def _take_space(self, p: int, t: int) -> str:
+        if t >= 0:
+            m = self.mand[p]
+            for i in MAND_OF[t]:
+                if not m >> i & 1:
+                    self.mand[p] = m | 1 << i
+                    return "mandatory space"
+        if self.gen[p] < GENMAX:
+            self.gen[p] += 1
+            return "light-green space"
+        self.dark[p] += 1
+        return "dark-green space"
+
+    def _bonus(self, p: int, t: int, log) -> None:
+        counts = self.bld[p * NB:(p + 1) * NB]
+        got = []
+        if self.triple[t] < 0 and counts[t] >= 3:
+            self.triple[t] = p
+            got.append(f"three {tile_label(t)}s ({D.three_vp})")
+        done = min(counts)
+        while self.all4.count(p) < done and len(self.all4) < len(D.all_four_vp):
+            got.append(f"all four buildings ({D.all_four_vp[len(self.all4)]})")
+            self.all4.append(p)
+        done = sum(c // 5 for c in counts)
+        while self.five.count(p) < done and len(self.five) < len(D.five_vp):
+            got.append(f"five identical buildings ({D.five_vp[len(self.five)]})")
+            self.five.append(p)
+        if got and log is not None:
+            log.append({"type": "bonus", "player": p,
+                        "text": f"{{P{p}}} takes the bonus card " + " and ".join(got) + "."})
+
+    def _build_next(self, log) -> None:
+        self.turn += 1
+        if self._next_unpassed():
+            return
+        # end of round
+        if self.ending:
+            self.phase = OVER
+            if log is not None:
+                sc = self.scores()
+                log.append({"type": "game_over", "player": self.winners()[0],
+                            "scores": sc, "text": "The game is over: "
+                            + ", ".join(f"{{P{p}}} {sc[p]:g}" for p in range(self.num_players)) + "."})
+            return
+        n = self.num_players
+        for p in range(n):
+            self.coins[p] = D.money_coins[self.tr[p * 3 + 2]]
+        self.bp = [0] * NBOARDS
+        self.used = [0] * n
+        self.round += 1
+        self._new_round_setup(log)
+
+    # -- scoring --------------------------------------------------------------------------
+    def breakdown(self, p: int) -> dict[str, int]:
+        """Victory points of ``p`` by category (the rulebook's scoring table)."""
+        bld = self.bld[p * NB:(p + 1) * NB]
+        ani = self.ani[p * NA:(p + 1) * NA]
+        sets = min(ani)
+        bonus = sum(D.three_vp for o in self.triple if o == p)
+        bonus += sum(D.all_four_vp[i] for i, o in enumerate(self.all4) if o == p)
+        bonus += sum(D.five_vp[i] for i, o in enumerate(self.five) if o == p)
+        out = {
+            "buildings": D.building_vp * sum(bld),
+            "forests": D.forest_vp[self.tr[p * 3]] * self.forests[p],
+            "animals": D.animal_set_vp * sets + D.single_animal_vp * (sum(ani) - 3 * sets),
+            "bonus": bonus,
+            "tracks": D.tech_vp[self.tr[p * 3 + 1]] + D.money_vp[self.tr[p * 3 + 2]],
+        }
+        out["total"] = sum(out.values())
+        return out
+
+    def excluded(self, p: int) -> bool:
+        """At the end, a player who has not covered the mandatory spaces is not scored."""
+        return self.phase == OVER and self.mand[p] != MANDFULL
+
+    def scores(self) -> list[float]:
+        return [0.0 if self.excluded(p) else float(self.breakdown(p)["total"]) for p in range(self.num_players)]
+
+    def tiebreak(self, player: int) -> tuple:
+        if self.excluded(player):
+            return (-1,)
+        return (sum(self.gems[player * 5:player * 5 + 5]),)
+
+    def tiebreak_explained(self) -> str:
+        return ("Ties are broken by the most gems left (diamonds included); players still tied share the "
+                "place. Players who did not cover their mandatory spaces are not scored and rank last.")
+
+    # -- information ----------------------------------------------------------------------
+    def view(self, player: int | None) -> dict[str, Any]:
+        n = self.num_players
+        cols = self.cols
+        market = []
+        for r in range(ROWS):
+            row = []
+            for c in range(cols):
+                i = r * cols + c
+                kind, val = self.goods[i]
+                row.append({"space": i, "goods": goods_token(kind, val), "label": goods_label(kind, val),
+                            "coins": self.cm[i], "price": 1 + self.sur[i] if not self.cm[i] else None})
+            market.append(row)
+        players = []
+        for p in range(n):
+            g = self.gems[p * 5:p * 5 + 5]
+            players.append({
+                "coins": self.coins[p],
+                "gems": {COLOUR_NAMES[k]: g[k] for k in range(5)},
+                "tracks": {TRACKS[t]: self.tr[p * 3 + t] for t in range(3)},
+                "coins_next_round": D.money_coins[self.tr[p * 3 + 2]],
+                "forest_value": D.forest_vp[self.tr[p * 3]],
+                "equipment": {
+                    "pits": {D.colours[c]: self.pits[p * NC + c] for c in range(NC) if self.pits[p * NC + c]},
+                    "mining_rights": {str(v): self.mines[p * NV + v] for v in range(NV) if self.mines[p * NV + v]},
+                    "ships": {str(v): self.ships[p * NV + v] for v in range(NV) if self.ships[p * NV + v]},
+                },
+                "park": {
+                    "buildings": {D.buildings[b]: self.bld[p * NB + b] for b in range(NB)},
+                    "forests": self.forests[p],
+                    "animals": {D.animals[a]: self.ani[p * NA + a] for a in range(NA)},
+                    "mandatory_covered": [bool(self.mand[p] >> i & 1) for i in range(len(D.mandatory))],
+                    "light_covered": self.light_covered(p),
+                    "dark_covered": self.dark[p],
+                },
+                "start_track": {"space": self.pos[p], "height": self.seq[p]},
+                "boards_used": [D.boards[b].name for b in range(NBOARDS) if self.bp[b] >> p & 1],
+                "passed": bool(self.passed >> p & 1) and self.phase in (BUY, BUILD),
+                "score": self.breakdown(p),
+            })
+        return {
+            "game": GAME_ID,
+            "viewer": player,
+            "round": self.round,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": list(self.to_move()),
+            "prompt": self.prompt(player) if player is not None else (
+                "The game is over." if self.phase == OVER else f"Seat {self.order[self.oi] + 1} is deciding."),
+            "start_player": self.start,
+            "order": list(self.order),
+            "market": market,
+            "market_strips": [{"colour": ("dark", "light")[c], "strip": i + 1, "face": "ab"[f]}
+                              for c, i, f in self.strips],
+            "closed_market": n < 4,
+            "boards": [{"name": bd.name, "price": REQ_BASE[bd.index], "cost": board_cost_text(bd.index),
+                        "tiles": [TILE_NAMES[t] for t in BOARD_TILES[bd.index]],
+                        "pieces": [p for p in range(n) if self.bp[bd.index] >> p & 1]} for bd in D.boards],
+            "tile_piles": {D.buildings[b]: self.tiles[b] for b in range(NB)},
+            "animal_piles": {D.animals[a]: self.apile[a] for a in range(NA)},
+            "bonus_cards": {
+                "three_of_a_kind": {D.buildings[b]: (None if self.triple[b] < 0 else self.triple[b]) for b in range(NB)},
+                "all_four": list(self.all4),
+                "five_identical": list(self.five),
+            },
+            "pending": (None if self.pend < 0 else (
+                {"choose": "track"} if self.phase == BUY else
+                {"choose": "payment", "board": D.boards[self.pend].name, "tile": TILE_NAMES[self.ptile]})),
+            "ending": self.ending,
+            "players": players,
+            "scores": self.scores(),
+            "data_status": "reconstructed" if D.reconstructed else "complete",
+        }
+
+    def determinize(self, player: int | None, rng: Rng) -> "DiamondsClubState":
+        # All components lie face up; only future market shuffles (the RNG) are unknown.
+        s = self.clone()
+        s.rng = rng.spawn()
+        return s
+
+    def component_counts(self) -> dict[str, int]:
+        n = self.num_players
+        out = {
+            "landscape_tiles": sum(self.tiles) + sum(self.bld) + sum(self.forests),
+            "animal_tiles": sum(self.apile) + sum(self.ani),
+            "bonus_cards_taken_or_left": sum(1 for o in self.triple if o >= 0) + len(self.all4) + len(self.five)
+            + sum(1 for o in self.triple if o < 0) + (len(D.all_four_vp) - len(self.all4))
+            + (len(D.five_vp) - len(self.five)),
+        }
+        for p in range(n):
+            on_boards = sum(1 for b in range(NBOARDS) if self.bp[b] >> p & 1)
+            out[f"pieces_{p}"] = 3 + 1 + on_boards + (D.pieces_per_player - 4 - self.used[p])
+            out[f"park_spaces_{p}"] = (self.gen[p] + _popcount(self.mand[p]) + self.dark[p]
+                                       - sum(self.bld[p * NB:(p + 1) * NB]) - self.forests[p]
+                                       - sum(self.ani[p * NA:(p + 1) * NA]))
+        return out

@@ -1,0 +1,94 @@
+"""render_text(view, player): a Rich renderable of a Diamonds Club view."""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+TRACK_SHORT = {"forest": "F+", "tech": "T+", "money": "M+", "any": "?+"}
+
+
+def short_goods(token: str) -> str:
+    kind, _, val = token.partition(":")
+    if kind == "pit":
+        return f"pit {val}"
+    if kind == "mine":
+        return f"mine{val}"
+    if kind == "ship":
+        return f"ship{val}"
+    if kind == "hat":
+        return "^" * int(val)
+    if kind == "animal":
+        return {"deer": "deer park"}.get(val, val)
+    return TRACK_SHORT.get(val, val)
+
+
+def _cell(space: dict) -> Text:
+    label = f"{space['space']:>2} {short_goods(space['goods'])}"
+    if space["coins"]:
+        return Text(f"{label} [{space['coins']}]", style="dim")
+    return Text(f"{label} ·{space['price']}", style="bold")
+
+
+def _player_lines(i: int, pl: dict, view: dict, player) -> Text:
+    g = pl["gems"]
+    eq = pl["equipment"]
+    equip = ", ".join(
+        [f"{n}x pit {c}" for c, n in eq["pits"].items()]
+        + [f"{n}x mine {v}" for v, n in eq["mining_rights"].items()]
+        + [f"{n}x ship {v}" for v, n in eq["ships"].items()]
+    ) or "none"
+    park = pl["park"]
+    t = pl["tracks"]
+    mark = " (you)" if i == player else ""
+    start = " [start]" if i == view["start_player"] else ""
+    passed = " passed" if pl["passed"] else ""
+    text = Text()
+    text.append(f"P{i + 1}{mark}{start}{passed}", style="bold")
+    text.append(
+        f"  coins {pl['coins']}  gems b{g['blue']} y{g['yellow']} g{g['green']} r{g['red']} "
+        f"diamond {g['diamond']}  VP {pl['score']['total']}  start track {pl['start_track']['space']}\n"
+    )
+    text.append(f"   equipment: {equip}; tracks: forest {t['forest']} ({pl['forest_value']} VP/forest), "
+                f"tech {t['tech']}, money {t['money']} ({pl['coins_next_round']} coins)\n")
+    b = park["buildings"]
+    a = park["animals"]
+    mand = " ".join("x" if m else "." for m in park["mandatory_covered"])
+    text.append(
+        "   park: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in b.items())
+        + f", forest {park['forests']}; " + ", ".join(f"{k} {v}" for k, v in a.items())
+        + f"; light {park['light_covered']}/14, dark {park['dark_covered']}, mandatory [{mand}]"
+    )
+    return text
+
+
+def render_text(view: dict, player: int | None = None):
+    parts = [Text(f"Diamonds Club · round {view['round']} · phase: {view['phase']}"
+                  + (" · last round" if view["ending"] else ""), style="bold")]
+    market = Table(title="Market (space goods ·price, or [coins placed]; ^ = top hat)", show_header=True,
+                   padding=(0, 1))
+    for s in view["market_strips"]:
+        market.add_column(f"{s['colour']} {s['strip']}{s['face']}", no_wrap=True)
+    for row in view["market"]:
+        market.add_row(*[_cell(sp) for sp in row])
+    parts.append(market)
+    boards = Text("Price boards: ")
+    boards.append("; ".join(
+        f"{b['name'].replace('_', ' ')} {b['cost']}"
+        + (f" +{len([p for p in b['pieces'] if p != player])}" if [p for p in b["pieces"] if p != player] else "")
+        + (" (used)" if player in b["pieces"] else "")
+        for b in view["boards"]))
+    parts.append(boards)
+    for i, pl in enumerate(view["players"]):
+        parts.append(_player_lines(i, pl, view, player))
+    bc = view["bonus_cards"]
+    parts.append(Text(
+        "Bonus cards: three of a kind: "
+        + ", ".join(f"{k.replace('_', ' ')} {'-' if v is None else 'P%d' % (v + 1)}"
+                    for k, v in bc["three_of_a_kind"].items())
+        + "; all four: " + (", ".join(f"P{p + 1}" for p in bc["all_four"]) or "-")
+        + "; five identical: " + (", ".join(f"P{p + 1}" for p in bc["five_identical"]) or "-")
+    ))
+    parts.append(Text(view["prompt"], style="italic"))
+    return Group(*parts)

@@ -1,0 +1,42 @@
+"""River Valley Glassworks (2–5 players): gather glass from the river and the lake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gemtable.core import Game, Option
+
+from .data import DATA
+from .heuristics import heuristic
+from .rules import ACTIONS, GAME_ID, GlassworksState
+from .text import render_text
+
+GAME = Game(
+    id=GAME_ID,
+    title="River Valley Glassworks",
+    player_counts=(2, 3, 4, 5),
+    state_class=GlassworksState,
+    actions=ACTIONS,
+    options=(
+        Option(
+            "overflow_counts_toward_end",
+            True,
+            (True, False),
+            "Pieces put in overflow raise the inventory count that triggers the end (true, as in "
+            "the rules summary we follow); false: only glassworks pieces count (the publisher's "
+            "later rulebook).",
+        ),
+    ),
+    data_status="reconstructed" if DATA.reconstructed else "complete",
+    owners="River Valley Glassworks is designed by Ben Pinchback, Matt Riddle and Adam Hill and "
+    "published by Allplay.",
+    summary="Place glass in the river and gather the tile beside it, or draw from the lake; build "
+    "colour columns and full rows in your glassworks, and avoid overflow.",
+    data=DATA,
+    rules_path=str(Path(__file__).with_name("RULES.md")),
+    heuristic=heuristic,
+    render_text=render_text,
+    extra={"conformance_seeds": 300, "deep_seeds": 2, "max_steps": 5_000},
+)
+
+__all__ = ["GAME"]

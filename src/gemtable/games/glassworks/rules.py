@@ -1,0 +1,783 @@
+"""River Valley Glassworks: the rules (2–5 players).
+
+State layout (flat, cheap to clone):
+
+- a piece is an int ``code = colour * NS + shape``;
+- ``bag``: list of codes (its order is hidden information);
+- ``river``: tuple of tile ids (a tile id is the shape printed on it), upstream start first,
+  the lake after the last one; ``tiles[tile]``: tuple of the pieces lying on that tile;
+- ``lake``: sorted tuple of codes; ``satchels[p]``: sorted tuple of codes;
+- ``colcol[p * NCOL + c]``: colour of column c of seat p (-1 unused), ``colh[...]`` its height;
+- ``overflow[p]``: tuple of colours; ``inventory[p]``: the inventory count.
+
+A turn is one or more decisions (``phase``): MAIN (place in the river or draw from the lake),
+GATHER (which adjacent tile), ORDER (which new colour opens the next column), OVERFLOW (which
+satchel piece goes to overflow).  A decision with a single possible choice is taken
+automatically and logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gemtable.core import Action, ActionSpace, Game, Rng, State
+
+from .data import DATA
+
+GAME_ID = "glassworks"
+
+COLOURS = DATA.colours
+SHAPES = DATA.shapes
+NC = len(COLOURS)
+NS = len(SHAPES)
+NCOL = DATA.columns
+NROW = DATA.rows
+STONES = DATA.stones
+VALUES = DATA.values
+ROW_TRACK = DATA.row_track
+CAPACITY = DATA.satchel_capacity
+LAKE_SIZE = DATA.lake_size
+LAKE_TAKE = DATA.lake_take
+TRIGGER = DATA.end_trigger
+TOP_UP = DATA.end_top_up
+PENALTY = DATA.overflow_penalty
+
+COLOUR_OF = tuple(code // NS for code in range(NC * NS))
+SHAPE_OF = tuple(code % NS for code in range(NC * NS))
+PIECE_NAME = tuple(f"{COLOURS[code // NS]} {SHAPES[code % NS]}" for code in range(NC * NS))
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article ("an orange moon")."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+A_PIECE = tuple(_a(name) for name in PIECE_NAME)
+
+MAIN, GATHER, ORDER, OVERFLOW, OVER = range(5)
+PHASE_NAMES = ("main", "gather", "order", "overflow", "over")
+
+# -- the action space ------------------------------------------------------------------
+# INFO[action.id] = (kind, a, b, c) decodes an action in the hot path.
+K_PLACE, K_PAIR, K_GATHER, K_COLUMN, K_LAKE, K_LAKE_ALL, K_OVERFLOW, K_PASS = range(8)
+
+ACTIONS = ActionSpace(GAME_ID)
+INFO: list[tuple[int, int, int, int]] = []
+
+
+def _add(kind: int, a: int, b: int, c: int, type: str, text: str, **args: Any) -> Action:
+    action = ACTIONS.add(type, text, **args)
+    INFO.append((kind, a, b, c))
+    return action
+
+
+PLACE_ACT = tuple(
+    _add(K_PLACE, code, -1, -1, "place", f"place {A_PIECE[code]} on the {SHAPES[code % NS]} tile",
+         colour=COLOURS[code // NS], shape=SHAPES[code % NS])
+    for code in range(NC * NS)
+)
+# PAIR_ACT[(c1, c2, shape, tile)] with c1 <= c2
+PAIR_ACT: dict[tuple[int, int, int, int], Action] = {}
+for _s in range(NS):
+    for _c1 in range(NC):
+        for _c2 in range(_c1, NC):
+            for _t in range(NS):
+                _pieces = (
+                    f"two {COLOURS[_c1]} {SHAPES[_s]}s" if _c1 == _c2
+                    else f"{_a(COLOURS[_c1])} and {_a(COLOURS[_c2])} {SHAPES[_s]}"
+                )
+                PAIR_ACT[(_c1, _c2, _s, _t)] = _add(
+                    K_PAIR, _c1 * NS + _s, _c2 * NS + _s, _t, "place_pair",
+                    f"place {_pieces} on the {SHAPES[_t]} tile",
+                    colours=(COLOURS[_c1], COLOURS[_c2]), shape=SHAPES[_s], tile=SHAPES[_t],
+                )
+GATHER_ACT = tuple(
+    _add(K_GATHER, t, -1, -1, "gather", f"gather the {SHAPES[t]} tile", tile=SHAPES[t]) for t in range(NS)
+)
+COLUMN_ACT = tuple(
+    _add(K_COLUMN, c, -1, -1, "column", f"open the next column with {COLOURS[c]}", colour=COLOURS[c])
+    for c in range(NC)
+)
+LAKE_ACT = tuple(
+    _add(K_LAKE, code, -1, -1, "lake", f"draw {LAKE_TAKE} from the lake, leaving the {PIECE_NAME[code]}",
+         leave_colour=COLOURS[code // NS], leave_shape=SHAPES[code % NS])
+    for code in range(NC * NS)
+)
+LAKE_ALL_ACT = _add(K_LAKE_ALL, -1, -1, -1, "lake_all", "draw every piece left in the lake")
+OVERFLOW_ACT = tuple(
+    _add(K_OVERFLOW, code, -1, -1, "overflow", f"put the {PIECE_NAME[code]} from the satchel in overflow",
+         colour=COLOURS[code // NS], shape=SHAPES[code % NS])
+    for code in range(NC * NS)
+)
+PASS_ACT = _add(K_PASS, -1, -1, -1, "pass", "pass (no legal action)")
+INFO_T = tuple(INFO)
+
+# Caches of the MAIN-phase actions by satchel and by lake content (pure functions of them).
+_PLACE_CACHE: dict[tuple[int, ...], list[Action]] = {}
+_LAKE_CACHE: dict[tuple[int, ...], list[Action]] = {}
+_CACHE_LIMIT = 50_000
+
+
+# PAIR_TILES[(a, b)]: the placements of pieces a <= b (same shape) on each river tile
+PAIR_TILES: dict[tuple[int, int], tuple[Action, ...]] = {
+    (c1 * NS + s, c2 * NS + s): tuple(PAIR_ACT[(c1, c2, s, t)] for t in range(NS))
+    for (c1, c2, s, t) in PAIR_ACT
+    if t == 0
+}
+
+
+def place_actions(satchel: tuple[int, ...]) -> list[Action]:
+    """Every placement a satchel allows (satchel: sorted tuple of codes)."""
+    acts = _PLACE_CACHE.get(satchel)
+    if acts is not None:
+        return acts
+    acts = []
+    prev = -1
+    for code in satchel:
+        if code != prev:
+            acts.append(PLACE_ACT[code])
+            prev = code
+    n = len(satchel)
+    seen = set()
+    for i in range(n - 1):
+        a = satchel[i]
+        sa = SHAPE_OF[a]
+        for j in range(i + 1, n):
+            b = satchel[j]
+            if SHAPE_OF[b] == sa and (a, b) not in seen:  # sorted: a <= b
+                seen.add((a, b))
+                acts.extend(PAIR_TILES[(a, b)])
+    if len(_PLACE_CACHE) > _CACHE_LIMIT:
+        _PLACE_CACHE.clear()
+    _PLACE_CACHE[satchel] = acts
+    return acts
+
+
+def lake_actions(lake: tuple[int, ...]) -> list[Action]:
+    """The lake draws a lake allows (lake: sorted tuple of codes, not empty)."""
+    acts = _LAKE_CACHE.get(lake)
+    if acts is not None:
+        return acts
+    if len(lake) <= LAKE_TAKE:
+        acts = [LAKE_ALL_ACT]
+    else:
+        acts = [LAKE_ACT[code] for code in sorted(set(lake))]
+    if len(_LAKE_CACHE) > _CACHE_LIMIT:
+        _LAKE_CACHE.clear()
+    _LAKE_CACHE[lake] = acts
+    return acts
+
+
+# the full bag without / with the 5-player-only colours
+_BAG = tuple(
+    tuple(c * NS + sh for c in DATA.colours_for(k) for sh in range(NS) for _ in range(DATA.pieces[c][sh]))
+    for k in (4, 5)
+)
+
+
+def _remove(items: tuple[int, ...], code: int) -> tuple[int, ...]:
+    i = items.index(code)
+    return items[:i] + items[i + 1:]
+
+
+def _insert(items: tuple[int, ...], codes) -> tuple[int, ...]:
+    return tuple(sorted(items + tuple(codes)))
+
+
+def row_points(heights) -> int:
+    """Row-track points of a glassworks given its column heights (left to right)."""
+    total = 0
+    for h in range(1, NROW + 1):
+        run = 0
+        for height in heights:
+            if height >= h:
+                run += 1
+            else:
+                break
+        total += ROW_TRACK[run]
+    return total
+
+
+def column_points(heights) -> int:
+    """Points of the two tallest columns (ties in height: the leftmost ones)."""
+    order = sorted(range(len(heights)), key=lambda c: (-heights[c], c))[:2]
+    return sum(VALUES[c][heights[c] - 1] for c in order if heights[c] > 0)
+
+
+def score_of(heights, overflow_count: int) -> int:
+    return row_points(heights) + column_points(heights) - PENALTY * overflow_count
+
+
+class GlassworksState(State):
+    __slots__ = (
+        "game", "num_players", "rng", "turn", "overflow_counts", "colours",
+        "bag", "river", "tiles", "lake", "satchels", "colcol", "colh", "overflow", "inventory",
+        "current", "phase", "placed", "gathered", "pending", "end_turn", "passes",
+    )
+
+    # -- construction ---------------------------------------------------------------
+    @classmethod
+    def initial(cls, game: Game, num_players: int, rng: Rng, options: dict[str, Any]) -> "GlassworksState":
+        s = cls.__new__(cls)
+        s.game = game
+        s.num_players = n = num_players
+        s.rng = rng
+        s.turn = 0
+        s.overflow_counts = bool(options.get("overflow_counts_toward_end", True))
+        s.colours = DATA.colours_for(n)
+        s.bag = list(_BAG[n == 5])
+        river = list(range(NS))
+        rng.shuffle(river)
+        s.river = tuple(river)
+        s.tiles = [()] * NS
+        for t in river:
+            s.tiles[t] = s._draw_up_to(STONES[t])
+        s.lake = tuple(sorted(s._draw_up_to(LAKE_SIZE)))
+        s.satchels = [tuple(sorted(s._draw_up_to(DATA.setup_satchel))) for _ in range(n)]
+        s.colcol = [-1] * (n * NCOL)
+        s.colh = [0] * (n * NCOL)
+        s.overflow = [()] * n
+        s.inventory = [0] * n
+        s.current = 0
+        s.phase = MAIN
+        s.placed = -1
+        s.gathered = -1
+        s.pending = ()
+        s.end_turn = -1
+        s.passes = 0
+        return s
+
+    def clone(self) -> "GlassworksState":
+        s = GlassworksState.__new__(GlassworksState)
+        s.game = self.game
+        s.num_players = self.num_players
+        s.rng = Rng(self.rng.s)
+        s.turn = self.turn
+        s.overflow_counts = self.overflow_counts
+        s.colours = self.colours
+        s.bag = self.bag[:]
+        s.river = self.river
+        s.tiles = self.tiles[:]
+        s.lake = self.lake
+        s.satchels = self.satchels[:]
+        s.colcol = self.colcol[:]
+        s.colh = self.colh[:]
+        s.overflow = self.overflow[:]
+        s.inventory = self.inventory[:]
+        s.current = self.current
+        s.phase = self.phase
+        s.placed = self.placed
+        s.gathered = self.gathered
+        s.pending = self.pending
+        s.end_turn = self.end_turn
+        s.passes = self.passes
+        return s
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "num_players": self.num_players,
+            "rng": self.rng.s,
+            "turn": self.turn,
+            "overflow_counts_toward_end": self.overflow_counts,
+            "bag": list(self.bag),
+            "river": list(self.river),
+            "tiles": [list(t) for t in self.tiles],
+            "lake": list(self.lake),
+            "satchels": [list(x) for x in self.satchels],
+            "colcol": list(self.colcol),
+            "colh": list(self.colh),
+            "overflow": [list(x) for x in self.overflow],
+            "inventory": list(self.inventory),
+            "current": self.current,
+            "phase": self.phase,
+            "placed": self.placed,
+            "gathered": self.gathered,
+            "pending": list(self.pending),
+            "end_turn": self.end_turn,
+            "passes": self.passes,
+        }
+
+    @classmethod
+    def from_json(cls, game: Game, data: dict[str, Any]) -> "GlassworksState":
+        s = cls.__new__(cls)
+        s.game = game
+        s.num_players = n = int(data["num_players"])
+        s.rng = Rng(int(data["rng"]))
+        s.turn = int(data["turn"])
+        s.overflow_counts = bool(data["overflow_counts_toward_end"])
+        s.colours = DATA.colours_for(n)
+        s.bag = [int(x) for x in data["bag"]]
+        s.river = tuple(int(x) for x in data["river"])
+        s.tiles = [tuple(int(x) for x in t) for t in data["tiles"]]
+        s.lake = tuple(int(x) for x in data["lake"])
+        s.satchels = [tuple(int(x) for x in sat) for sat in data["satchels"]]
+        s.colcol = [int(x) for x in data["colcol"]]
+        s.colh = [int(x) for x in data["colh"]]
+        s.overflow = [tuple(int(x) for x in o) for o in data["overflow"]]
+        s.inventory = [int(x) for x in data["inventory"]]
+        s.current = int(data["current"])
+        s.phase = int(data["phase"])
+        s.placed = int(data["placed"])
+        s.gathered = int(data["gathered"])
+        s.pending = tuple(int(x) for x in data["pending"])
+        s.end_turn = int(data["end_turn"])
+        s.passes = int(data["passes"])
+        return s
+
+    # -- chance ------------------------------------------------------------------------
+    def _draw_up_to(self, k: int) -> tuple[int, ...]:
+        """Up to k pieces drawn blind from the bag (fewer if it runs out)."""
+        bag = self.bag
+        below = self.rng.below
+        out = []
+        for _ in range(k):
+            if not bag:
+                break
+            i = below(len(bag))
+            out.append(bag[i])
+            bag[i] = bag[-1]
+            bag.pop()
+        return tuple(out)
+
+    # -- turn flow ---------------------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.phase == OVER else (self.current,)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def end_triggered(self) -> bool:
+        return self.end_turn >= 0
+
+    def gather_options(self) -> list[int]:
+        """River tiles next to the tile just placed on (never the lake)."""
+        river = self.river
+        i = river.index(self.placed)
+        out = []
+        if i > 0:
+            out.append(river[i - 1])
+        if i < NS - 1:
+            out.append(river[i + 1])
+        return out
+
+    def free_column(self, p: int) -> int:
+        """Index of the leftmost unused column of seat p, -1 if none."""
+        base = p * NCOL
+        colcol = self.colcol
+        for c in range(NCOL):
+            if colcol[base + c] < 0:
+                return c
+        return -1
+
+    def column_of(self, p: int, colour: int) -> int:
+        base = p * NCOL
+        colcol = self.colcol
+        for c in range(NCOL):
+            if colcol[base + c] == colour:
+                return c
+        return -1
+
+    def legal_actions(self, player: int) -> list[Action]:
+        phase = self.phase
+        if phase == OVER or player != self.current:
+            return []
+        if phase == MAIN:
+            satchel = self.satchels[player]
+            acts = place_actions(satchel) if satchel else []
+            if self.end_turn < 0 and self.lake:
+                acts = acts + lake_actions(self.lake)
+            return acts if acts else [PASS_ACT]
+        if phase == GATHER:
+            return [GATHER_ACT[t] for t in self.gather_options()]
+        if phase == ORDER:
+            return [COLUMN_ACT[c] for c in sorted(set(self.pending))]
+        # OVERFLOW
+        return [OVERFLOW_ACT[code] for code in sorted(set(self.satchels[player]))]
+
+    def _apply(self, player: int, action: Action, log: list | None) -> None:
+        kind, a, b, c = INFO_T[action.id]
+        done = False
+        if kind == K_PLACE:
+            self.satchels[player] = _remove(self.satchels[player], a)
+            self.tiles[SHAPE_OF[a]] = self.tiles[SHAPE_OF[a]] + (a,)
+            if log is not None:
+                log.append(self._event(player, "place", f"{{P{player}}} places {A_PIECE[a]} "
+                                       f"on the {SHAPES[SHAPE_OF[a]]} tile", pieces=[PIECE_NAME[a]],
+                                       tile=SHAPES[SHAPE_OF[a]]))
+            done = self._after_place(player, SHAPE_OF[a], log)
+        elif kind == K_PAIR:
+            sat = _remove(self.satchels[player], a)
+            self.satchels[player] = _remove(sat, b)
+            self.tiles[c] = self.tiles[c] + (a, b)
+            if log is not None:
+                log.append(self._event(player, "place", f"{{P{player}}} places {A_PIECE[a]} and "
+                                       f"{A_PIECE[b]} as one piece on the {SHAPES[c]} tile",
+                                       pieces=[PIECE_NAME[a], PIECE_NAME[b]], tile=SHAPES[c]))
+            done = self._after_place(player, c, log)
+        elif kind == K_GATHER:
+            done = self._gather(player, a, log)
+        elif kind == K_COLUMN:
+            done = self._open_column(player, a, log)
+        elif kind == K_LAKE or kind == K_LAKE_ALL:
+            lake = self.lake
+            if kind == K_LAKE:
+                taken = _remove(lake, a)
+                self.lake = (a,)
+            else:
+                taken = lake
+                self.lake = ()
+            self.satchels[player] = _insert(self.satchels[player], taken)
+            if log is not None:
+                log.append(self._event(player, "lake", f"{{P{player}}} draws from the lake: "
+                                       + ", ".join(PIECE_NAME[x] for x in taken),
+                                       pieces=[PIECE_NAME[x] for x in taken]))
+            done = self._satchel_overflow(player, log)
+        elif kind == K_OVERFLOW:
+            self.satchels[player] = _remove(self.satchels[player], a)
+            self._to_overflow(player, COLOUR_OF[a])
+            if log is not None:
+                log.append(self._event(player, "overflow", f"{{P{player}}} puts {A_PIECE[a]} from "
+                                       "the full satchel in overflow", pieces=[PIECE_NAME[a]]))
+            done = self._satchel_overflow(player, log)
+        else:  # K_PASS
+            self.passes += 1
+            if log is not None:
+                log.append(self._event(player, "pass", f"{{P{player}}} has no legal action and passes"))
+            done = True
+        if kind != K_PASS:
+            self.passes = 0
+        if self.end_turn < 0 and max(self.inventory) >= TRIGGER:
+            self._trigger_end(log)
+        if done:
+            self._end_turn(log)
+
+    # -- place in the river ------------------------------------------------------------
+    def _after_place(self, player: int, tile: int, log: list | None) -> bool:
+        self.placed = tile
+        options = self.gather_options()
+        if len(options) == 1:
+            return self._gather(player, options[0], log)
+        self.phase = GATHER
+        return False
+
+    def _gather(self, player: int, tile: int, log: list | None) -> bool:
+        pieces = self.tiles[tile]
+        self.tiles[tile] = ()
+        self.placed = -1
+        self.gathered = tile
+        if log is not None:
+            got = ", ".join(PIECE_NAME[x] for x in pieces) or "nothing (the tile was empty)"
+            log.append(self._event(player, "gather", f"{{P{player}}} gathers the {SHAPES[tile]} tile: {got}",
+                                   tile=SHAPES[tile], pieces=[PIECE_NAME[x] for x in pieces]))
+        new = []
+        for code in pieces:
+            colour = COLOUR_OF[code]
+            col = self.column_of(player, colour)
+            if col >= 0:
+                self._to_column(player, col, colour, log)
+            else:
+                new.append(colour)
+        self.pending = tuple(new)
+        return self._resolve_pending(player, log)
+
+    def _flow(self, log: list | None) -> None:
+        """River flow: the emptied tile moves to the upstream start and is refilled from the bag
+        with as many pieces as the stones of the tile now next to it downstream."""
+        tile = self.gathered
+        river = list(self.river)
+        river.remove(tile)
+        river.insert(0, tile)
+        self.river = tuple(river)
+        refill = self._draw_up_to(STONES[river[1]])
+        self.tiles[tile] = refill
+        self.gathered = -1
+        if log is not None:
+            log.append({"type": "river", "text": f"The {SHAPES[tile]} tile flows to the start of the river "
+                        f"and receives {len(refill)} piece(s) from the bag: "
+                        + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)"),
+                        "river": [SHAPES[t] for t in river], "refill": [PIECE_NAME[x] for x in refill]})
+
+    def _to_column(self, player: int, col: int, colour: int, log: list | None) -> None:
+        i = player * NCOL + col
+        if self.colh[i] < NROW:
+            self.colh[i] += 1
+            self.inventory[player] += 1
+        else:
+            self._to_overflow(player, colour)
+            if log is not None:
+                log.append(self._event(player, "overflow", f"{{P{player}}}'s {COLOURS[colour]} column is "
+                                       f"full: the {COLOURS[colour]} piece goes to overflow",
+                                       colour=COLOURS[colour]))
+
+    def _to_overflow(self, player: int, colour: int) -> None:
+        self.overflow[player] = self.overflow[player] + (colour,)
+        if self.overflow_counts:
+            self.inventory[player] += 1
+
+    def _resolve_pending(self, player: int, log: list | None) -> bool:
+        """Place gathered pieces of new colours; True when the turn is complete."""
+        while self.pending:
+            distinct = set(self.pending)
+            free = self.free_column(player)
+            if free < 0:
+                for colour in self.pending:
+                    self._to_overflow(player, colour)
+                if log is not None:
+                    k = len(self.pending)
+                    what = ", ".join(COLOURS[x] for x in self.pending)
+                    log.append(self._event(player, "overflow", f"{{P{player}}} has no unused column: "
+                                           f"{k} new-colour piece{'s' if k > 1 else ''} ({what}) "
+                                           f"go{'' if k > 1 else 'es'} to overflow",
+                                           colours=[COLOURS[x] for x in self.pending]))
+                self.pending = ()
+                break
+            if len(distinct) > 1:
+                self.phase = ORDER
+                return False
+            self._open_column(player, self.pending[0], log, resolve=False)
+        if self.end_turn < 0 and max(self.inventory) >= TRIGGER:
+            self._trigger_end(log)  # the glass is in place: the trigger comes before the river flows
+        self._flow(log)
+        self.phase = MAIN
+        return True
+
+    def _open_column(self, player: int, colour: int, log: list | None, resolve: bool = True) -> bool:
+        col = self.free_column(player)
+        self.colcol[player * NCOL + col] = colour
+        if log is not None:
+            log.append(self._event(player, "column", f"{{P{player}}} starts column {col + 1} with "
+                                   f"{COLOURS[colour]}", column=col + 1, colour=COLOURS[colour]))
+        rest = []
+        for x in self.pending:
+            if x == colour:
+                self._to_column(player, col, colour, log)
+            else:
+                rest.append(x)
+        self.pending = tuple(rest)
+        if resolve:
+            return self._resolve_pending(player, log)
+        return True
+
+    # -- draw from the lake ------------------------------------------------------------
+    def _satchel_overflow(self, player: int, log: list | None) -> bool:
+        satchel = self.satchels[player]
+        excess = len(satchel) - CAPACITY
+        if excess > 0:
+            if len(set(satchel)) > 1:
+                self.phase = OVERFLOW
+                return False
+            for code in satchel[:excess]:
+                self._to_overflow(player, COLOUR_OF[code])
+            self.satchels[player] = satchel[excess:]
+            if log is not None:
+                log.append(self._event(player, "overflow", f"{{P{player}}}'s satchel is full: {excess} "
+                                       f"{PIECE_NAME[satchel[0]]}(s) go to overflow",
+                                       pieces=[PIECE_NAME[x] for x in satchel[:excess]]))
+        refill = self._draw_up_to(LAKE_SIZE - len(self.lake))
+        self.lake = tuple(sorted(self.lake + refill))
+        if log is not None:
+            log.append({"type": "lake", "text": f"The lake is refilled from the bag with {len(refill)} "
+                        "piece(s): " + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)"),
+                        "refill": [PIECE_NAME[x] for x in refill]})
+        self.phase = MAIN
+        return True
+
+    # -- end of turn, end of game ---------------------------------------------------------
+    def _trigger_end(self, log: list | None) -> None:
+        n = self.num_players
+        self.end_turn = (self.turn // n + 2) * n
+        if log is not None:
+            who = [p for p in range(n) if self.inventory[p] >= TRIGGER]
+            log.append({"type": "end_triggered", "player": who[0],
+                        "text": f"{{P{who[0]}}} reaches an inventory of {TRIGGER}: the end is triggered. "
+                        "This round is finished and one more round is played, without lake draws."})
+        for p in range(n):
+            short = TOP_UP - len(self.satchels[p])
+            if short > 0:
+                drawn = self._draw_up_to(short)
+                self.satchels[p] = _insert(self.satchels[p], drawn)
+                if log is not None:
+                    log.append(self._event(p, "top_up", f"{{P{p}}} tops the satchel up to {TOP_UP} from the "
+                                           "bag: " + (", ".join(PIECE_NAME[x] for x in drawn) or "none"),
+                                           pieces=[PIECE_NAME[x] for x in drawn]))
+
+    def _end_turn(self, log: list | None) -> None:
+        n = self.num_players
+        self.turn += 1
+        self.current = self.turn % n
+        self.phase = MAIN
+        if (self.end_turn >= 0 and self.turn >= self.end_turn) or self.passes >= n:
+            self.phase = OVER
+            if log is not None:
+                reason = ("the final round is over" if self.passes < n
+                          else "no player has a legal action left")
+                log.append({"type": "game_over", "text": f"The game ends: {reason}.",
+                            "scores": self.scores(), "ranking": self.ranking()})
+
+    def _event(self, player: int, type: str, text: str, **extra: Any) -> dict[str, Any]:
+        ev = {"type": type, "player": player, "text": text}
+        ev.update(extra)
+        return ev
+
+    # -- scoring ----------------------------------------------------------------------------
+    def heights(self, p: int) -> list[int]:
+        return self.colh[p * NCOL:(p + 1) * NCOL]
+
+    def score_parts(self, p: int) -> dict[str, int]:
+        h = self.heights(p)
+        return {
+            "rows": row_points(h),
+            "columns": column_points(h),
+            "overflow": -PENALTY * len(self.overflow[p]),
+        }
+
+    def scores(self) -> list[float]:
+        return [float(score_of(self.heights(p), len(self.overflow[p]))) for p in range(self.num_players)]
+
+    def tiebreak(self, player: int) -> tuple:
+        return (-len(self.overflow[player]),)
+
+    def tiebreak_explained(self) -> str:
+        return "Equal scores: fewer pieces in overflow wins; still equal: the victory is shared."
+
+    # -- information ---------------------------------------------------------------------------
+    def prompt(self, player: int) -> str:
+        if self.phase == OVER:
+            return "The game is over."
+        if player != self.current:
+            return f"Wait for seat {self.current + 1} to play."
+        if self.phase == MAIN:
+            acts = self.legal_actions(player)
+            if acts == [PASS_ACT]:
+                return "You have no legal action: pass."
+            if self.end_turn >= 0:
+                return "Place glass in the river (the lake is closed for the final rounds)."
+            return "Place glass in the river, or draw from the lake."
+        if self.phase == GATHER:
+            return "Choose the river tile next to your glass to gather from."
+        if self.phase == ORDER:
+            return "Choose which new colour opens your next free column."
+        return f"Your satchel holds at most {CAPACITY}: choose a piece to put in overflow."
+
+    def why_illegal(self, player: int, action: Action) -> str:
+        kind, a, b, c = INFO_T[action.id]
+        phase = self.phase
+        if phase == GATHER:
+            if kind == K_GATHER:
+                names = " or ".join(f"the {SHAPES[t]} tile" for t in self.gather_options())
+                return (f"You gather from a river tile next to the {SHAPES[self.placed]} tile where you "
+                        f"placed ({names}), never from the lake or a tile further away.")
+            return "You placed glass in the river: now choose the adjacent tile to gather from."
+        if phase == ORDER:
+            if kind == K_COLUMN:
+                names = ", ".join(COLOURS[x] for x in sorted(set(self.pending)))
+                return (f"Only a colour you just gathered that has no column yet ({names}) can open "
+                        "the next column.")
+            return "Choose which new colour opens your next free column first."
+        if phase == OVERFLOW:
+            if kind == K_OVERFLOW:
+                return (f"Your satchel holds no {PIECE_NAME[a]}: only pieces in the satchel can go to "
+                        "overflow.")
+            return f"Your satchel holds more than {CAPACITY} pieces: choose a piece to put in overflow."
+        # MAIN
+        satchel = self.satchels[player]
+        if kind == K_PLACE:
+            return f"You can only place glass from your satchel, and it holds no {PIECE_NAME[a]}."
+        if kind == K_PAIR:
+            return (f"Placing two pieces as one needs both the {PIECE_NAME[a]} and the {PIECE_NAME[b]} "
+                    "(two pieces of one shape) in your satchel.")
+        if kind in (K_LAKE, K_LAKE_ALL):
+            if self.end_turn >= 0:
+                return "Drawing from the lake is not allowed once the end of the game has been triggered."
+            if not self.lake:
+                return "The lake is empty: there is nothing to draw."
+            if kind == K_LAKE and len(self.lake) <= LAKE_TAKE:
+                return f"The lake holds only {len(self.lake)} piece(s): you take them all."
+            if kind == K_LAKE:
+                return f"The lake holds no {PIECE_NAME[a]} to leave behind."
+            return (f"The lake holds {len(self.lake)} pieces: you take exactly {LAKE_TAKE}, choosing the "
+                    "one to leave.")
+        if kind == K_PASS:
+            return "You may pass only when you have no legal action."
+        if satchel or self.lake:
+            return "Start your turn: place glass in the river or draw from the lake."
+        return "You have no legal action: pass."
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        n = self.num_players
+        players = []
+        for p in range(n):
+            base = p * NCOL
+            players.append({
+                "satchel": [PIECE_NAME[x] for x in self.satchels[p]],
+                "columns": [
+                    {"colour": COLOURS[self.colcol[base + c]] if self.colcol[base + c] >= 0 else None,
+                     "height": self.colh[base + c]}
+                    for c in range(NCOL)
+                ],
+                "overflow": [COLOURS[x] for x in self.overflow[p]],
+                "inventory": self.inventory[p],
+                "score": score_of(self.heights(p), len(self.overflow[p])),
+                "score_parts": self.score_parts(p),
+            })
+        return {
+            "game": GAME_ID,
+            "viewer": player,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": list(self.to_move()),
+            "current": self.current,
+            "prompt": self.prompt(player) if player is not None else
+            ("The game is over." if self.phase == OVER else f"Seat {self.current + 1} to play."),
+            "turn": self.turn,
+            "round": self.turn // n + 1,
+            "river": [
+                {"tile": SHAPES[t], "stones": STONES[t], "pieces": [PIECE_NAME[x] for x in self.tiles[t]]}
+                for t in self.river
+            ],
+            "lake": [PIECE_NAME[x] for x in self.lake],
+            "bag_size": len(self.bag),
+            "placed_on": SHAPES[self.placed] if self.placed >= 0 else None,
+            "gathered_from": SHAPES[self.gathered] if self.gathered >= 0 else None,
+            "pending_colours": [COLOURS[x] for x in self.pending],
+            "end_triggered": self.end_turn >= 0,
+            "last_turn": self.end_turn if self.end_turn >= 0 else None,
+            "lake_open": self.end_turn < 0,
+            "players": players,
+            "scores": self.scores(),
+            "overflow_counts_toward_end": self.overflow_counts,
+            "end_trigger": TRIGGER,
+            "values": [list(col) for col in VALUES],
+            "row_track": list(ROW_TRACK),
+        }
+
+    def determinize(self, player: int | None, rng: Rng) -> "GlassworksState":
+        # Everything is public except the order of the bag (the next blind draws).
+        s = self.clone()
+        rng.shuffle(s.bag)
+        s.rng = rng.spawn()
+        return s
+
+    def component_counts(self) -> dict[str, int]:
+        counts = [0] * NC
+        for code in self.bag:
+            counts[COLOUR_OF[code]] += 1
+        for t in self.tiles:
+            for code in t:
+                counts[COLOUR_OF[code]] += 1
+        for code in self.lake:
+            counts[COLOUR_OF[code]] += 1
+        for sat in self.satchels:
+            for code in sat:
+                counts[COLOUR_OF[code]] += 1
+        for i, colour in enumerate(self.colcol):
+            if colour >= 0:
+                counts[colour] += self.colh[i]
+        for ov in self.overflow:
+            for colour in ov:
+                counts[colour] += 1
+        for colour in self.pending:
+            counts[colour] += 1
+        out = {f"glass:{COLOURS[c]}": counts[c] for c in self.colours}
+        out["river_tiles"] = len(self.river)
+        return out

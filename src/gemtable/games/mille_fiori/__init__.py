@@ -1,0 +1,39 @@
+"""Mille Fiori (Reiner Knizia, Schmidt Spiele 2021): draft cards, place diamonds in six areas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gemtable.core import Game, Option
+
+from .heuristics import heuristic
+from .rules import ACTIONS, D, GAME_ID, MilleFioriState
+from .text import render_text
+
+GAME = Game(
+    id=GAME_ID,
+    title="Mille Fiori",
+    player_counts=(2, 3, 4),
+    state_class=MilleFioriState,
+    actions=ACTIONS,
+    options=(
+        Option(
+            "draft",
+            "simultaneous",
+            ("simultaneous", "tactical"),
+            "simultaneous: everybody picks a card secretly, then cards are played in turn order; "
+            "tactical: each player picks a card only on their own turn",
+        ),
+    ),
+    data_status="complete",
+    owners="Reiner Knizia; Schmidt Spiele (unofficial implementation)",
+    summary="Draft cards and place diamonds in the workshops, houses, citizens' pyramids, "
+    "trade and harbor of Murano; sail the sea track; chain extra cards from the display.",
+    data=D,
+    rules_path=str(Path(__file__).with_name("RULES.md")),
+    heuristic=heuristic,
+    render_text=render_text,
+    extra={"conformance_seeds": 200, "deep_seeds": 2, "max_steps": 5000},
+)
+
+__all__ = ["GAME", "MilleFioriState"]
