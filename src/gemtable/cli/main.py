@@ -182,7 +182,7 @@ def play(
             actions = state.legal_actions(me)
             console.print(f"[bold]{state.prompt(me)}[/]")
             for i, a in enumerate(actions, 1):
-                console.print(f"  [bold cyan]{i:>3}[/] {a.text}")
+                console.print(f"  [bold cyan]{i:>3}[/] {state.action_text(me, a)}")
             try:
                 answer = console.input("[bold]> [/]").strip().lower()
             except (EOFError, KeyboardInterrupt):

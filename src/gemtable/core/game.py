@@ -184,6 +184,10 @@ class State:
         """What ``player`` must decide now, in one sentence (help text, UI prompt)."""
         return "Choose an action."
 
+    def action_text(self, player: int, action: Action) -> str:
+        """How to describe a legal action now (may name what is on the space it points at)."""
+        return action.text
+
     def check(self, player: int, action: Action) -> str | None:
         """None if ``player`` may take ``action`` now, else a reason naming the rule."""
         if self.is_over():
