@@ -526,6 +526,29 @@ class DiamondsClubState(State):
         ss = [v for v in range(NV) if ships[p * NV + v]] or [0]
         return [(c, m, s) for c in cs for m in ms for s in ss if (c >= 0) + (m > 0) + (s > 0) >= 1]
 
+    def action_text(self, player: int, action: Action) -> str:
+        """The action's text naming what is on the market space / track / board it points at now."""
+        t = action.type
+        if t == "buy":
+            i = action.args["space"]
+            if i < len(self.cm) and not self.cm[i]:
+                price = 1 + self.sur[i]
+                kind, val = self.goods[i]
+                return (f"place {price} coin{'s' if price > 1 else ''} on space {i}: "
+                        f"{goods_label(kind, val)}")
+        elif t == "track":
+            k = TRACK_INDEX[action.args["track"]]
+            at = self.tr[player * 3 + k]
+            if at < TRACK_MAX[k]:
+                return f"{action.text} (to space {at + 2} of {TRACK_MAX[k] + 1})"
+        elif t == "build":
+            b = BOARD_INDEX[action.args["board"]]
+            price = self.price(b, player)
+            extra = price - REQ_BASE[b]
+            cost = board_cost_text(b) + (f" + {extra} surcharge" if extra else "")
+            return f"{action.text} for {price} gems ({cost})"
+        return action.text
+
     def prompt(self, player: int) -> str:
         if self.phase == OVER:
             return "The game is over."

@@ -7,6 +7,8 @@ from pathlib import Path
 from gemtable.core import Game, Option
 
 from .data import DATA
+from .features import SIZE as OBSERVATION_SIZE
+from .features import observation
 from .heuristics import heuristic
 from .rules import ACTIONS, GAME_ID, GlassworksState
 from .text import render_text
@@ -36,6 +38,8 @@ GAME = Game(
     rules_path=str(Path(__file__).with_name("RULES.md")),
     heuristic=heuristic,
     render_text=render_text,
+    observation=observation,
+    observation_size=OBSERVATION_SIZE,
     extra={"conformance_seeds": 300, "deep_seeds": 2, "max_steps": 5_000},
 )
 

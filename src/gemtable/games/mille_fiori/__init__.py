@@ -6,6 +6,8 @@ from pathlib import Path
 
 from gemtable.core import Game, Option
 
+from .features import SIZE as OBSERVATION_SIZE
+from .features import observation
 from .heuristics import heuristic
 from .rules import ACTIONS, D, GAME_ID, MilleFioriState
 from .text import render_text
@@ -33,6 +35,8 @@ GAME = Game(
     rules_path=str(Path(__file__).with_name("RULES.md")),
     heuristic=heuristic,
     render_text=render_text,
+    observation=observation,
+    observation_size=OBSERVATION_SIZE,
     extra={"conformance_seeds": 200, "deep_seeds": 2, "max_steps": 5000},
 )
 
