@@ -58,3 +58,10 @@ def test_match_file_errors(tmp_path):
     m = Match("splendor", 2, 11)
     path = m.save(tmp_path / "m.json")
     assert Match.load(path).to_json() == m.to_json()
+
+
+def test_every_game_package_loads():
+    from gemtable.games.registry import all_games, load_errors
+
+    assert load_errors() == {}
+    assert {"splendor", "sintra", "mille_fiori", "glassworks", "diamonds_club"} <= set(all_games())

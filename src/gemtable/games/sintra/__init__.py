@@ -1,0 +1,41 @@
+"""Azul: Stained Glass of Sintra (Michael Kiesling, Plan B Games) for 2-4 players.
+
+An unofficial implementation: rules help in our own words (RULES.md), placeholder
+values for unknown printed numbers in data.toml (marked ``reconstructed``).
+"""
+
+from pathlib import Path
+
+from gemtable.core import Game, Option
+
+from .data import DATA
+from .features import SIZE as OBSERVATION_SIZE
+from .features import observation
+from .heuristics import heuristic
+from .rules import ACTIONS, GAME_ID, SintraState
+from .text import render_text
+
+GAME = Game(
+    id=GAME_ID,
+    title="Azul: Stained Glass of Sintra",
+    player_counts=(2, 3, 4),
+    state_class=SintraState,
+    actions=ACTIONS,
+    options=(
+        Option("palace_side", "A", ("A", "B"),
+               "Palace side for every player: A scores ornaments, B scores finished windows × one colour."),
+    ),
+    data_status="reconstructed" if DATA.reconstructed else "complete",
+    owners="Michael Kiesling (design), Plan B Games (publisher); unofficial implementation",
+    summary="Draft coloured glass panes from factories onto pattern strips, moving your glazier "
+            "left to right, to glaze the palace windows over 6 rounds.",
+    data=DATA,
+    rules_path=str(Path(__file__).with_name("RULES.md")),
+    heuristic=heuristic,
+    render_text=render_text,
+    observation=observation,
+    observation_size=OBSERVATION_SIZE,
+    extra={"conformance_seeds": 100, "deep_seeds": 2, "max_steps": 5000},
+)
+
+__all__ = ["GAME", "SintraState"]
