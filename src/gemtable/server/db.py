@@ -1,0 +1,161 @@
+"""Persistence: SQLAlchemy 2 models for tables, seats and the action log.
+
+A table is stored as what is needed to rebuild it exactly: game id, player
+count, options, seed, the seats (human or bot spec, secret token) and the
+ordered log of accepted actions.  The state itself is never stored: it is
+rebuilt by replaying the match, which is also how a restart resumes a game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "gt_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game_id: Mapped[str] = mapped_column(String(64))
+    num_players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="running")  # running | finished
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+    seats: Mapped[list["SeatRow"]] = relationship(
+        back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+    actions: Mapped[list["ActionRow"]] = relationship(
+        back_populates="table", order_by="ActionRow.index", cascade="all, delete-orphan"
+    )
+
+
+class SeatRow(Base):
+    __tablename__ = "gt_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("gt_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human | bot
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    joined: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    __tablename__ = "gt_actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("gt_tables.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)  # 0-based move number
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+    table: Mapped[TableRow] = relationship(back_populates="actions")
+
+
+def default_db_url() -> str:
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("gemtable", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'gemtable.sqlite3'}"
+
+
+def normalize_url(url: str) -> str:
+    """Accept a bare path, sqlite:// and postgresql:// URLs (psycopg 3 preferred)."""
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser()}"
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            try:
+                import psycopg  # noqa: F401
+
+                return "postgresql+psycopg://" + url[len(prefix):]
+            except ImportError:  # pragma: no cover - psycopg2 or nothing
+                return "postgresql://" + url[len(prefix):]
+    return url
+
+
+class Database:
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalize_url(url or default_db_url())
+        kwargs: dict[str, Any] = {"future": True}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+
+            @event.listens_for(self.engine, "connect")
+            def _sqlite_pragmas(conn, _record):  # pragma: no cover - trivial
+                cur = conn.cursor()
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=FULL")
+                cur.close()
+
+        Base.metadata.create_all(self.engine)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def session(self) -> Session:
+        return self.sessions()
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    # -- queries ---------------------------------------------------------------
+    def unfinished_ids(self) -> list[str]:
+        with self.session() as s:
+            return list(s.scalars(select(TableRow.id).where(TableRow.status != "finished")))
+
+    def list_tables(self, limit: int = 100) -> list[TableRow]:
+        """The most recently active tables, seats loaded, each with ``moves`` (action count)."""
+        from sqlalchemy import func
+
+        with self.session() as s:
+            rows = s.scalars(select(TableRow).order_by(TableRow.updated_at.desc()).limit(limit)).all()
+            ids = [r.id for r in rows]
+            counts = dict(s.execute(
+                select(ActionRow.table_id, func.count()).where(ActionRow.table_id.in_(ids)).group_by(ActionRow.table_id)
+            ).all()) if ids else {}
+            for r in rows:
+                _ = r.seats  # load while the session is open
+                r.moves = counts.get(r.id, 0)
+            return list(rows)
+
+    def load(self, table_id: str) -> tuple[TableRow, list[SeatRow], list[ActionRow]] | None:
+        with self.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            return row, list(row.seats), list(row.actions)

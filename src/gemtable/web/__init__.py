@@ -1,0 +1,1 @@
+"""Static files of the web table (served by gemtable.server; no Python here)."""

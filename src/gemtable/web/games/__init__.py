@@ -1,0 +1,1 @@
+"""Per-game board renderers (JavaScript modules); see README.md."""

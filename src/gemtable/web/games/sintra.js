@@ -1,0 +1,164 @@
+// Azul: Stained Glass of Sintra board: factories and centre, the round
+// track, and each player's palace (8 pattern strips of 5 panes, the glazier,
+// the windows below, the broken-glass track).  Drawn from the view; legal
+// actions (take a colour, place on a strip, keep a pane, return the glazier)
+// are highlighted and clickable.
+
+import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+
+function pane(x, y, w, c, ctx, opts = {}) {
+  const col = colour(c);
+  return s("rect", {
+    x, y, width: w, height: w * (opts.tall || 1), rx: 3,
+    fill: c ? fillOf(c, ctx.patterns) : "none", stroke: col.stroke, "stroke-width": 1.2,
+    opacity: opts.faded ? 0.28 : 1,
+  });
+}
+
+function groupedPanes(x, y, counts, ctx, take, size = 16) {
+  // draw the panes of each colour in a little cluster; clickable per colour
+  const g = s("g");
+  let i = 0;
+  for (const [c, n] of Object.entries(counts)) {
+    if (!n) continue;
+    const cg = s("g", { "data-colour": c });
+    for (let k = 0; k < n; k++) cg.appendChild(pane(x + i * (size + 3), y + k * 5, size, c, ctx));
+    cg.appendChild(s("text", { x: x + i * (size + 3) + size / 2, y: y + size + (n - 1) * 5 + 13, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#3a3025", text: `${n}` }));
+    const act = take(c);
+    if (act) {
+      cg.appendChild(s("rect", { class: "hl", x: x + i * (size + 3) - 3, y: y - 3, width: size + 6, height: size + 6 + (n - 1) * 5, rx: 4 }));
+      g.appendChild(clickable(cg, act, ctx.act));
+    } else g.appendChild(cg);
+    i++;
+  }
+  return g;
+}
+
+export function render(el, ctx) {
+  const v = ctx.view;
+  const players = v.players || [];
+  const n = players.length;
+  const cols = n <= 2 ? n : 2;
+  const boardW = 490, boardH = 420;
+  const top = 190;
+  const height = top + Math.ceil(n / cols) * (boardH + 12) + 10;
+  const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "sintra-board", role: "img", "aria-label": "Sintra table" });
+  svg.appendChild(patternDefs("cb"));
+
+  // factories
+  const f = s("g", { id: "si-factories" });
+  const nf = v.factories.length;
+  const fr = Math.min(52, 760 / nf / 2 - 6);
+  v.factories.forEach((fac, i) => {
+    const cx = 20 + fr + i * (fr * 2 + 12), cy = 70;
+    f.appendChild(s("circle", { cx, cy, r: fr, fill: "#efe6d4", stroke: "#8a7b5c", "stroke-width": 2 }));
+    f.appendChild(s("text", { x: cx, y: cy + fr + 16, "text-anchor": "middle", "font-size": 12, fill: "#e8e2d2", text: `factory ${i + 1}` }));
+    const cnt = Object.values(fac).reduce((a, b) => a + b, 0);
+    const w = Math.min(20, (fr * 1.5) / Math.max(1, Object.keys(fac).length) - 3);
+    f.appendChild(groupedPanes(cx - (Object.keys(fac).length * (w + 3)) / 2, cy - w / 2 - 6, fac, ctx,
+      (c) => findLegal(ctx.legal, { type: "take_factory", factory: i, colour: c })[0], w));
+    if (!cnt) f.appendChild(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, fill: "#9a8f78", text: "empty" }));
+  });
+  svg.appendChild(f);
+
+  // centre
+  const cx0 = 790;
+  const centre = s("g", { id: "si-centre" });
+  centre.appendChild(s("rect", { x: cx0, y: 14, width: 200, height: 112, rx: 14, fill: "#ffffff14", stroke: "#ffffff55" }));
+  centre.appendChild(s("text", { x: cx0 + 10, y: 32, "font-size": 13, fill: "#e8e2d2", text: "centre" + (v.start_marker_in_centre ? " · start marker" : "") }));
+  centre.appendChild(groupedPanes(cx0 + 12, 44, v.centre, ctx, (c) => findLegal(ctx.legal, { type: "take_centre", colour: c })[0], 20));
+  svg.appendChild(centre);
+
+  // round track, bag and tower
+  const info = s("g", { id: "si-rounds" });
+  info.appendChild(s("text", { x: 20, y: 160, "font-size": 13, fill: "#e8e2d2", text: `round ${v.round} of ${v.rounds}` }));
+  (v.round_indicator || []).forEach((c, i) => {
+    const x = 130 + i * 30;
+    info.appendChild(pane(x, 146, 20, c, ctx, { faded: i + 1 < v.round }));
+    if (i + 1 === v.round) info.appendChild(s("rect", { x: x - 3, y: 143, width: 26, height: 26, rx: 4, fill: "none", stroke: "#ffd24a", "stroke-width": 2.5 }));
+  });
+  const bagTotal = Object.values(v.bag || {}).reduce((a, b) => a + b, 0);
+  const towerTotal = Object.values(v.tower || {}).reduce((a, b) => a + b, 0);
+  info.appendChild(s("text", { x: 340, y: 162, "font-size": 13, fill: "#e8e2d2", text: `bag ${bagTotal} · tower ${towerTotal} · palace side ${v.palace_side}` }));
+  const ret = findLegal(ctx.legal, { type: "return_glazier" })[0];
+  if (ret) {
+    const b = s("g", {}, [
+      s("rect", { x: cx0, y: 138, width: 200, height: 30, rx: 15, fill: "#2f6f8b", stroke: "#0005" }),
+      s("rect", { class: "hl", x: cx0 - 2, y: 136, width: 204, height: 34, rx: 17 }),
+      s("text", { x: cx0 + 100, y: 158, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff", text: "return the glazier" }),
+    ]);
+    svg.appendChild(clickable(b, ret, ctx.act));
+  }
+  svg.appendChild(info);
+
+  players.forEach((pl, p) => {
+    const x = 6 + (p % cols) * (boardW + 8);
+    const y = top + Math.floor(p / cols) * (boardH + 12);
+    svg.appendChild(palace(x, y, boardW, boardH, pl, p, v, ctx));
+  });
+  el.replaceChildren(svg);
+}
+
+function palace(x, y, w, hgt, pl, p, v, ctx) {
+  const g = s("g", { class: "palace", "data-seat": p, transform: `translate(${x} ${y})` });
+  const moving = (ctx.toMove || []).includes(p);
+  const mine = ctx.seat === p;
+  g.appendChild(s("rect", { width: w, height: hgt, rx: 12, fill: mine ? "#fbf6ea" : "#f1eadb", stroke: moving ? "#ffd24a" : "#00000055", "stroke-width": moving ? 4 : 1.2 }));
+  const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
+  g.appendChild(s("text", { x: 14, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") + (pl.start_marker ? "  ★ first" : "") }));
+  g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: String(pl.score) }));
+  const colW = 56, x0 = 22, sy = 62, sp = 34;
+  const pending = v.pending && moving ? v.pending : null;
+  pl.strips.forEach((strip, i) => {
+    const cx = x0 + i * colW;
+    const col = s("g", { "data-strip": i });
+    // glazier above its strip
+    if (pl.glazier === i) {
+      col.appendChild(s("path", { d: `M${cx + 6} ${sy - 22} h28 l-14 14 z`, fill: "#c8781e", stroke: "#5a3a0a", "stroke-width": 1.2 }));
+    }
+    col.appendChild(s("rect", { x: cx - 3, y: sy - 4, width: 46, height: 5 * sp + 6, rx: 6, fill: "#e2d7c1", stroke: "#b9a987" }));
+    (strip ? strip.spaces : []).forEach((sp0, k) => {
+      const yy = sy + k * sp;
+      const c = colour(sp0.space);
+      col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: "#fff", stroke: c.stroke, "stroke-width": 1, "stroke-dasharray": "3 2" }));
+      col.appendChild(s("rect", { x: cx + 6, y: yy + 2, width: 28, height: 24, rx: 2, fill: fillOf(sp0.space, ctx.patterns), opacity: 0.22 }));
+      if (sp0.pane) {
+        col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: fillOf(sp0.pane, ctx.patterns), stroke: "#2a2520", "stroke-width": 1.6 }));
+        col.appendChild(s("path", { d: `M${cx + 9} ${yy + 20} L${cx + 19} ${yy + 5}`, stroke: sp0.pane === "white" ? "#9aa7b0" : "#ffffffaa", "stroke-width": 2.2, "stroke-linecap": "round" }));
+      }
+    });
+    col.appendChild(s("text", { x: cx + 20, y: sy + 5 * sp + 16, "text-anchor": "middle", "font-size": 10, fill: "#7a7268", text: strip ? `${strip.strip}${strip.side}` : "glazed" }));
+    const place = mine ? findLegal(ctx.legal, { type: "place", position: i })[0] : null;
+    if (place) {
+      col.appendChild(s("rect", { class: "hl", x: cx - 5, y: sy - 6, width: 50, height: 5 * sp + 10, rx: 7 }));
+      g.appendChild(clickable(col, place, ctx.act, `${place.text}${pending ? ` (${pending.count} ${pending.colour})` : ""}`));
+    } else g.appendChild(col);
+    // the window below the strip
+    const win = pl.windows[i];
+    if (win) {
+      const wy = sy + 5 * sp + 24;
+      g.appendChild(s("path", { d: `M${cx + 2} ${wy + 60} V${wy + 14} Q${cx + 20} ${wy - 6} ${cx + 38} ${wy + 14} V${wy + 60} Z`, fill: "#d8ccb4", stroke: "#8a7b5c", "stroke-width": 1.2 }));
+      if (win.upper) g.appendChild(s("path", { d: `M${cx + 6} ${wy + 34} V${wy + 16} Q${cx + 20} ${wy} ${cx + 34} ${wy + 16} V${wy + 34} Z`, fill: fillOf(win.upper, ctx.patterns), stroke: colour(win.upper).stroke }));
+      if (win.lower) g.appendChild(s("rect", { x: cx + 6, y: wy + 36, width: 28, height: 20, fill: fillOf(win.lower, ctx.patterns), stroke: colour(win.lower).stroke }));
+      g.appendChild(s("text", { x: cx + 20, y: wy + 76, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#5a4520", text: `${win.value}` }));
+    }
+  });
+  // broken glass
+  const by = hgt - 34;
+  const bg = pl.broken_glass || {};
+  g.appendChild(s("text", { x: 14, y: by + 4, "font-size": 12, fill: "#7a7268", text: `broken glass: space ${bg.space ?? 0} (${bg.value ?? 0} points) · panes on strips ${pl.panes_on_strips ?? 0}` }));
+  // keep a pane (choose the colour of the pane that goes to the window)
+  const keeps = mine ? ctx.legal.filter((e) => e.type === "keep") : [];
+  if (keeps.length) {
+    g.appendChild(s("text", { x: 14, y: hgt - 46, "font-size": 12, fill: "#222", text: "keep for the window:" }));
+    keeps.forEach((e, k) => {
+      const kx = 140 + k * 34;
+      const kg = s("g", {}, [pane(kx, hgt - 62, 24, e.json.colour, ctx), s("rect", { class: "hl", x: kx - 3, y: hgt - 65, width: 30, height: 30, rx: 4 })]);
+      g.appendChild(clickable(kg, e, ctx.act));
+    });
+  }
+  if (pl.final) {
+    g.appendChild(s("text", { x: 14, y: by + 20, "font-size": 12, fill: "#463a6b", text: "final: " + Object.entries(pl.final).map(([k, x]) => `${k.replace(/_/g, " ")} ${x}`).join(" · ") }));
+  }
+  return g;
+}

@@ -1,0 +1,283 @@
+// Splendor board: nobles, the three card rows with their decks, the token
+// bank and one panel per seat.  Drawn from the view; the legal actions are
+// highlighted on the board (tokens, cards, decks, nobles) and clickable.
+
+import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+
+const COLS = ["white", "blue", "green", "red", "black"];
+const TOKENS = [...COLS, "gold"];
+const LEVEL_BACK = { 1: "#3f8f5b", 2: "#d2a23a", 3: "#3b6fb0" };
+const ROMAN = { 1: "I", 2: "II", 3: "III" };
+
+let selection = [];
+let selectionKey = "";
+
+function gemFill(c, ctx) { return fillOf(c, ctx.patterns); }
+
+function token(x, y, r, c, count, ctx, opts = {}) {
+  const col = colour(c);
+  const g = s("g", { class: `token token-${c}`, "data-colour": c });
+  g.appendChild(s("circle", { cx: x, cy: y, r: r, fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 2 }));
+  g.appendChild(s("circle", { cx: x, cy: y, r: r * 0.72, fill: "none", stroke: col.ink === "#fff" ? "#ffffff66" : "#00000033", "stroke-width": 1.5 }));
+  if (count !== null && count !== undefined) {
+    g.appendChild(s("circle", { cx: x, cy: y, r: r * 0.46, fill: "#fffdf8", stroke: col.stroke, "stroke-width": 1 }));
+    g.appendChild(s("text", { x, y: y + r * 0.17, "text-anchor": "middle", "font-size": r * 0.55, "font-weight": 700, fill: "#222", text: count }));
+  }
+  if (opts.selected) g.appendChild(s("circle", { cx: x, cy: y, r: r + 5, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }));
+  if (opts.hl) g.appendChild(s("circle", { class: "hl", cx: x, cy: y, r: r + 3 }));
+  return g;
+}
+
+function gemShape(x, y, r, c, ctx) {
+  const col = colour(c);
+  return s("path", {
+    d: `M${x} ${y - r} L${x + r} ${y - r * 0.2} L${x + r * 0.6} ${y + r} H${x - r * 0.6} L${x - r} ${y - r * 0.2} Z`,
+    fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 1.5,
+  });
+}
+
+function costPips(x, y, cost, ctx, r = 10, dir = -1) {
+  const g = s("g");
+  let i = 0;
+  for (const c of COLS) {
+    const n = cost[c];
+    if (!n) continue;
+    const cy = y + dir * i * (r * 2 + 3);
+    const col = colour(c);
+    g.appendChild(s("circle", { cx: x, cy, r, fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 1.5 }));
+    if (ctx.patterns) g.appendChild(s("circle", { cx: x, cy, r: r * 0.62, fill: "#fffdf8" }));
+    g.appendChild(s("text", { x, y: cy + r * 0.38, "text-anchor": "middle", "font-size": r * 1.1, "font-weight": 700, fill: ctx.patterns ? "#111" : col.ink, stroke: !ctx.patterns && col.ink === "#fff" ? "#0008" : "none", "stroke-width": 0.4, text: n }));
+    i++;
+  }
+  return g;
+}
+
+function cardFace(x, y, w, hgt, card, ctx) {
+  const g = s("g", { class: "card", "data-card": card.id, transform: `translate(${x} ${y})` });
+  const col = colour(card.bonus);
+  g.appendChild(s("rect", { width: w, height: hgt, rx: 8, fill: "#fbf7ee", stroke: "#8b8172", "stroke-width": 1.5 }));
+  g.appendChild(s("path", { d: `M0 8 Q0 0 8 0 H${w - 8} Q${w} 0 ${w} 8 V${hgt * 0.24} H0 Z`, fill: gemFill(card.bonus, ctx), stroke: col.stroke, "stroke-width": 1 }));
+  if (card.points) g.appendChild(s("text", { x: 9, y: hgt * 0.2, "font-size": hgt * 0.17, "font-weight": 800, fill: col.ink, stroke: col.ink === "#fff" ? "#0006" : "none", "stroke-width": 0.6, text: card.points }));
+  g.appendChild(gemShape(w - hgt * 0.13, hgt * 0.12, hgt * 0.085, card.bonus, ctx));
+  g.appendChild(costPips(hgt * 0.1 + 2, hgt - hgt * 0.1 - 2, card.cost, ctx, hgt * 0.068));
+  return g;
+}
+
+function cardBack(x, y, w, hgt, level, label) {
+  const g = s("g", { transform: `translate(${x} ${y})` });
+  g.appendChild(s("rect", { width: w, height: hgt, rx: 8, fill: LEVEL_BACK[level] || "#777", stroke: "#00000088", "stroke-width": 1.5 }));
+  g.appendChild(s("rect", { x: 6, y: 6, width: w - 12, height: hgt - 12, rx: 5, fill: "none", stroke: "#ffffff88", "stroke-width": 1.2 }));
+  g.appendChild(s("text", { x: w / 2, y: hgt / 2 + 2, "text-anchor": "middle", "font-size": Math.min(26, w * 0.3), "font-weight": 700, fill: "#fff", text: ROMAN[level] || level }));
+  if (label !== undefined) g.appendChild(s("text", { x: w / 2, y: hgt - 12, "text-anchor": "middle", "font-size": 12, fill: "#fff", text: label }));
+  return g;
+}
+
+function noble(x, y, size, nb, ctx) {
+  const g = s("g", { class: "noble", transform: `translate(${x} ${y})` });
+  g.appendChild(s("rect", { width: size, height: size, rx: 6, fill: "#efe3c8", stroke: "#8a7448", "stroke-width": 1.5 }));
+  g.appendChild(s("rect", { x: 4, y: 4, width: size - 8, height: size - 8, rx: 4, fill: "none", stroke: "#c9b488", "stroke-width": 1 }));
+  g.appendChild(s("text", { x: 10, y: 26, "font-size": 22, "font-weight": 800, fill: "#5a4520", text: nb.points }));
+  let i = 0;
+  for (const c of COLS) {
+    const n = nb.needs[c];
+    if (!n) continue;
+    const yy = size - 14 - i * 20;
+    g.appendChild(s("rect", { x: size - 30, y: yy - 8, width: 22, height: 17, rx: 3, fill: gemFill(c, ctx), stroke: colour(c).stroke }));
+    g.appendChild(s("text", { x: size - 19, y: yy + 5, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: colour(c).ink, text: n }));
+    i++;
+  }
+  return g;
+}
+
+function pill(x, y, w, label, fill) {
+  const g = s("g", { class: "pill" });
+  g.appendChild(s("rect", { x, y, width: w, height: 20, rx: 10, fill, stroke: "#0005" }));
+  g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: w + 4, height: 24, rx: 12 }));
+  g.appendChild(s("text", { x: x + w / 2, y: y + 14, "text-anchor": "middle", "font-size": 11.5, "font-weight": 700, fill: "#fff", text: label }));
+  return g;
+}
+
+// A card that can be bought and/or reserved: pills for each legal choice.
+function cardActions(g, x, y, w, hgt, card, ctx) {
+  const buy = findLegal(ctx.legal, { type: "buy", card: card.id })[0];
+  const res = findLegal(ctx.legal, { type: "reserve", card: card.id })[0];
+  if (!buy && !res) return;
+  g.appendChild(s("rect", { x: x - 3, y: y - 3, width: w + 6, height: hgt + 6, rx: 10, fill: "none", stroke: buy ? "#ffd24a" : "#ffffff77", "stroke-width": buy ? 3 : 1.5 }));
+  const pw = (w - 12) / 2;
+  if (buy) g.appendChild(clickable(pill(x + w - pw - 4, y + hgt - 26, pw, "Buy", "#2f8a4f"), buy, ctx.act));
+  if (res) g.appendChild(clickable(pill(x + (buy ? 4 : w - pw - 4), y + hgt - 26, pw, "Reserve", "#b06a12"), res, ctx.act));
+}
+
+function takeHandler(c, ctx, redraw) {
+  return () => {
+    const two = findLegal(ctx.legal, { type: "take_two", colour: c })[0];
+    if (selection.includes(c)) {
+      if (selection.length === 1 && two) { selection = []; ctx.act(two); return; }
+      selection = selection.filter((x) => x !== c);
+      redraw();
+      return;
+    }
+    selection = [...selection, c];
+    const takes = ctx.legal.filter((e) => e.type === "take");
+    const set = new Set(selection);
+    const exact = takes.find((e) => e.json.colours.length === set.size && e.json.colours.every((x) => set.has(x)));
+    const bigger = takes.some((e) => e.json.colours.length > set.size && selection.every((x) => e.json.colours.includes(x)));
+    if (exact && !bigger) { selection = []; ctx.act(exact); return; }
+    if (!bigger && !exact) { selection = [c]; }
+    redraw();
+  };
+}
+
+export function render(el, ctx) {
+  const v = ctx.view;
+  const key = JSON.stringify(ctx.legal.map((e) => e.id)) + "|" + v.turn + "|" + ctx.seat;
+  if (key !== selectionKey) { selection = []; selectionKey = key; }
+  const n = v.players;
+  const seatH = 178;
+  const height = Math.max(640, 12 + n * (seatH + 8));
+  const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "splendor-board", role: "img", "aria-label": "Splendor table" });
+  svg.appendChild(patternDefs("cb"));
+  const redraw = () => render(el, ctx);
+
+  // nobles
+  const nobles = s("g", { id: "sp-nobles" });
+  nobles.appendChild(s("text", { x: 12, y: 24, "font-size": 14, fill: "#e8e2d2", text: "Nobles" }));
+  v.nobles.forEach((nb, i) => {
+    const x = 80 + i * 100;
+    const g = noble(x, 8, 88, nb, ctx);
+    nobles.appendChild(g);
+    const pick = findLegal(ctx.legal, { type: "noble", noble: nb.id })[0];
+    if (pick) {
+      const wrap = s("g", {}, [g, s("rect", { class: "hl", x: x - 3, y: 5, width: 94, height: 94, rx: 8 })]);
+      nobles.appendChild(clickable(wrap, pick, ctx.act, `${pick.text} (${nb.points} points)`));
+    }
+  });
+  svg.appendChild(nobles);
+
+  // card rows (level 3 on top)
+  const cw = 100, ch = 142;
+  const rows = s("g", { id: "sp-cards" });
+  [3, 2, 1].forEach((level, r) => {
+    const y = 112 + r * (ch + 14);
+    const deck = v.decks[level - 1];
+    const back = deck > 0 ? cardBack(10, y, 86, ch, level, `${deck} left`) : s("rect", { x: 10, y, width: 86, height: ch, rx: 8, fill: "none", stroke: "#ffffff44", "stroke-dasharray": "6 4" });
+    rows.appendChild(back);
+    const blind = findLegal(ctx.legal, { type: "reserve_blind", level })[0];
+    if (blind) {
+      const g = s("g", {}, [pill(16, y + ch - 26, 74, "Reserve", "#b06a12")]);
+      rows.appendChild(clickable(g, blind, ctx.act));
+    }
+    (v.board[level - 1] || []).forEach((card, i) => {
+      const x = 108 + i * (cw + 10);
+      if (!card) {
+        rows.appendChild(s("rect", { x, y, width: cw, height: ch, rx: 8, fill: "none", stroke: "#ffffff33", "stroke-dasharray": "6 4" }));
+        return;
+      }
+      const g = s("g");
+      g.appendChild(cardFace(x, y, cw, ch, card, ctx));
+      cardActions(g, x, y, cw, ch, card, ctx);
+      rows.appendChild(g);
+    });
+  });
+  svg.appendChild(rows);
+
+  // bank
+  const bank = s("g", { id: "sp-bank" });
+  bank.appendChild(s("text", { x: 572, y: 118, "text-anchor": "middle", "font-size": 14, fill: "#e8e2d2", text: "Bank" }));
+  TOKENS.forEach((c, i) => {
+    const y = 150 + i * 62;
+    const legalHere = c !== "gold" && ctx.legal.some((e) => (e.type === "take" && e.json.colours.includes(c)) || (e.type === "take_two" && e.json.colour === c));
+    const g = token(572, y, 25, c, v.bank[c], ctx, { selected: selection.includes(c), hl: legalHere });
+    if (legalHere) {
+      g.classList.add("act");
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("data-take", c);
+      g.setAttribute("aria-label", `take ${c}`);
+      g.appendChild(s("title", { text: `take ${c}` + (findLegal(ctx.legal, { type: "take_two", colour: c }).length ? " (click twice to take 2)" : "") }));
+      const fn = takeHandler(c, ctx, redraw);
+      g.addEventListener("click", fn);
+      g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } });
+    }
+    bank.appendChild(g);
+  });
+  if (selection.length) {
+    const takes = ctx.legal.filter((e) => e.type === "take");
+    const set = new Set(selection);
+    const exact = takes.find((e) => e.json.colours.length === set.size && e.json.colours.every((x) => set.has(x)));
+    const two = selection.length === 1 ? findLegal(ctx.legal, { type: "take_two", colour: selection[0] })[0] : null;
+    bank.appendChild(s("text", { x: 572, y: 530, "text-anchor": "middle", "font-size": 11.5, fill: "#fff", text: two ? "again: take 2" : "pick more" }));
+    if (exact) bank.appendChild(clickable(s("g", {}, [pill(532, 540, 80, "Take", "#2f8a4f")]), exact, (e) => { selection = []; ctx.act(e); }));
+    const clear = s("g", { class: "act", tabindex: 0, role: "button", "data-clear": "1" }, [pill(532, 566, 80, "Clear", "#666")]);
+    clear.addEventListener("click", () => { selection = []; redraw(); });
+    bank.appendChild(clear);
+  }
+  svg.appendChild(bank);
+
+  // seats
+  const seats = s("g", { id: "sp-seats" });
+  v.seats.forEach((st, p) => seats.appendChild(seatPanel(628, 8 + p * (seatH + 8), 364, seatH, st, p, v, ctx)));
+  svg.appendChild(seats);
+
+  // a pending purchase (choose how to pay with gold)
+  if (v.pending_card && ctx.legal.some((e) => e.type === "pay")) {
+    const g = s("g", { id: "sp-paying" });
+    g.appendChild(s("rect", { x: 100, y: 250, width: 440, height: 190, rx: 12, fill: "#102a1fee", stroke: "#ffd24a", "stroke-width": 2 }));
+    g.appendChild(s("text", { x: 120, y: 278, "font-size": 15, fill: "#fff", text: "Pay for this card:" }));
+    g.appendChild(cardFace(120, 290, 90, 128, v.pending_card, ctx));
+    ctx.legal.filter((e) => e.type === "pay").slice(0, 6).forEach((e, i) => {
+      const label = e.text.replace("pay with gold: ", "gold: ");
+      g.appendChild(clickable(s("g", {}, [pill(225, 290 + i * 24, 300, label, "#2f6f8b")]), e, ctx.act));
+    });
+    svg.appendChild(g);
+  }
+
+  el.replaceChildren(svg);
+}
+
+function seatPanel(x, y, w, hgt, st, p, v, ctx) {
+  const g = s("g", { class: "seat", "data-seat": p, transform: `translate(${x} ${y})` });
+  const moving = (ctx.toMove || []).includes(p);
+  const mine = ctx.seat === p;
+  g.appendChild(s("rect", { width: w, height: hgt, rx: 10, fill: mine ? "#fffaf0" : "#f3ede1", stroke: moving ? "#ffd24a" : "#00000055", "stroke-width": moving ? 4 : 1.2 }));
+  const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
+  g.appendChild(s("text", { x: 12, y: 24, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") }));
+  g.appendChild(s("text", { x: w - 12, y: 27, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: `${st.points}` }));
+  g.appendChild(s("text", { x: w - 58, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: `${st.cards} cards · ${st.nobles.length} nobles · points` }));
+  // tokens (clickable when returning)
+  TOKENS.forEach((c, i) => {
+    const cx = 24 + i * 40;
+    const ret = mine ? findLegal(ctx.legal, { type: "return", token: c })[0] : null;
+    const t = token(cx, 56, 16, c, st.tokens[c], ctx, { hl: !!ret });
+    if (!st.tokens[c]) t.setAttribute("opacity", "0.35");
+    g.appendChild(ret ? clickable(t, ret, ctx.act) : t);
+  });
+  // bonuses (the colours of purchased cards)
+  g.appendChild(s("text", { x: 12, y: 96, "font-size": 10.5, fill: "#7a7268", text: "bonuses" }));
+  COLS.forEach((c, i) => {
+    const bx = 10 + i * 40;
+    const n = st.bonuses[c];
+    g.appendChild(s("rect", { x: bx, y: 102, width: 28, height: 36, rx: 4, fill: gemFill(c, ctx), stroke: colour(c).stroke, opacity: n ? 1 : 0.3 }));
+    if (ctx.patterns) g.appendChild(s("rect", { x: bx + 5, y: 110, width: 18, height: 20, rx: 3, fill: "#fffdf8", opacity: n ? 1 : 0.4 }));
+    g.appendChild(s("text", { x: bx + 14, y: 126, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ctx.patterns ? "#111" : colour(c).ink, stroke: colour(c).ink === "#fff" ? "#0007" : "none", "stroke-width": 0.5, text: n }));
+  });
+  // nobles received
+  st.nobles.forEach((nb, i) => {
+    g.appendChild(s("rect", { x: 10 + i * 24, y: 146, width: 20, height: 20, rx: 3, fill: "#efe3c8", stroke: "#8a7448" }));
+    g.appendChild(s("text", { x: 20 + i * 24, y: 161, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#5a4520", text: nb.points }));
+  });
+  // reserved cards
+  g.appendChild(s("text", { x: 252, y: 96, "font-size": 10.5, fill: "#7a7268", text: "reserved" }));
+  st.reserved.forEach((card, i) => {
+    const rx = 214 + i * 50, ry = 102, rw = 46, rh = 68;
+    if (card.hidden) { g.appendChild(cardBack(rx, ry, rw, rh, card.level)); return; }
+    const cg = s("g");
+    cg.appendChild(cardFace(rx, ry, rw, rh, card, ctx));
+    const buy = mine ? findLegal(ctx.legal, { type: "buy", card: card.id })[0] : null;
+    if (buy) {
+      cg.appendChild(s("rect", { class: "hl", x: rx - 2, y: ry - 2, width: rw + 4, height: rh + 4, rx: 8 }));
+      g.appendChild(clickable(cg, buy, ctx.act));
+    } else g.appendChild(cg);
+  });
+  return g;
+}

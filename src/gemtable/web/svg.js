@@ -1,0 +1,139 @@
+// Small helpers shared by the renderers: SVG element building, colours and
+// colour-blind patterns.  Hand-written, no dependencies, nothing fetched.
+
+export const SVGNS = "http://www.w3.org/2000/svg";
+
+// h("rect", {x: 1, class: "a"}, [children]) -> SVG element
+export function s(tag, attrs = {}, children = []) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") el.textContent = String(v);
+    else if (k === "onclick") el.addEventListener("click", v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of [].concat(children)) if (c) el.appendChild(c);
+  return el;
+}
+
+// HTML element builder with the same shape
+export function h(tag, attrs = {}, children = []) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") el.textContent = String(v);
+    else if (k === "html") throw new Error("no raw html");
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of [].concat(children)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  }
+  return el;
+}
+
+// Gem and glass colours: fill, darker stroke, text colour on top, pattern id.
+export const COLOURS = {
+  white: { fill: "#f4f1ea", stroke: "#9c968a", ink: "#333", pattern: "dots" },
+  blue: { fill: "#2f6fc4", stroke: "#1a3f73", ink: "#fff", pattern: "hlines" },
+  green: { fill: "#2f9a55", stroke: "#185c31", ink: "#fff", pattern: "diag" },
+  red: { fill: "#cf3b3b", stroke: "#7a1d1d", ink: "#fff", pattern: "cross" },
+  black: { fill: "#3a3430", stroke: "#000", ink: "#fff", pattern: "vlines" },
+  gold: { fill: "#e8b931", stroke: "#8a6a0c", ink: "#3a2b00", pattern: "stars" },
+  yellow: { fill: "#f2cf3a", stroke: "#8a7310", ink: "#3a2b00", pattern: "stars" },
+  orange: { fill: "#ee8a2c", stroke: "#8c4a0c", ink: "#2a1500", pattern: "rdiag" },
+  purple: { fill: "#8a4fbf", stroke: "#4b2470", ink: "#fff", pattern: "grid" },
+  pink: { fill: "#ec7fb0", stroke: "#8c3560", ink: "#2a0015", pattern: "rings" },
+  teal: { fill: "#1f9c9c", stroke: "#0d5555", ink: "#fff", pattern: "waves" },
+  cyan: { fill: "#4cc3e0", stroke: "#1d6e82", ink: "#05232b", pattern: "waves" },
+  brown: { fill: "#8a5a34", stroke: "#4a2e15", ink: "#fff", pattern: "bricks" },
+  grey: { fill: "#9a9a9a", stroke: "#555", ink: "#111", pattern: "dots" },
+  gray: { fill: "#9a9a9a", stroke: "#555", ink: "#111", pattern: "dots" },
+  clear: { fill: "#d9eef2", stroke: "#7aa4ad", ink: "#123", pattern: "rings" },
+  amber: { fill: "#d98a1f", stroke: "#7a4a08", ink: "#fff", pattern: "rdiag" },
+  "dark blue": { fill: "#23408f", stroke: "#0f1f4a", ink: "#fff", pattern: "hlines" },
+  "light blue": { fill: "#8cc8ef", stroke: "#3a7aa3", ink: "#0b2a3d", pattern: "waves" },
+  "dark green": { fill: "#1f6b3a", stroke: "#0c3a1d", ink: "#fff", pattern: "diag" },
+  "light green": { fill: "#9fd98a", stroke: "#4a8a3a", ink: "#14300c", pattern: "rings" },
+};
+
+export function cssId(name) { return String(name).toLowerCase().replace(/[^a-z0-9]+/g, "-"); }
+
+const EXTRA = ["#5b7fa6", "#a65b8c", "#6ba65b", "#a6905b", "#5ba6a1", "#8c5ba6"];
+
+export function colour(name) {
+  if (typeof name !== "string") return { fill: "#bbb", stroke: "#666", ink: "#111", pattern: "dots" };
+  const c = COLOURS[name.toLowerCase()];
+  if (c) return c;
+  let hsh = 0;
+  for (const ch of name) hsh = (hsh * 31 + ch.charCodeAt(0)) >>> 0;
+  return { fill: EXTRA[hsh % EXTRA.length], stroke: "#333", ink: "#fff", pattern: "dots" };
+}
+
+// <defs> with one pattern per colour name: a tint of the colour plus a
+// texture, so colours can be told apart without colour vision.
+export function patternDefs(prefix = "cb") {
+  const defs = s("defs");
+  const textures = {
+    dots: (ink) => [s("circle", { cx: 3, cy: 3, r: 1.3, fill: ink })],
+    hlines: (ink) => [s("path", { d: "M0 2 H8 M0 6 H8", stroke: ink, "stroke-width": 1.2 })],
+    vlines: (ink) => [s("path", { d: "M2 0 V8 M6 0 V8", stroke: ink, "stroke-width": 1.2 })],
+    diag: (ink) => [s("path", { d: "M-2 2 L2 -2 M0 8 L8 0 M6 10 L10 6", stroke: ink, "stroke-width": 1.2 })],
+    rdiag: (ink) => [s("path", { d: "M-2 6 L2 10 M0 0 L8 8 M6 -2 L10 2", stroke: ink, "stroke-width": 1.2 })],
+    cross: (ink) => [s("path", { d: "M0 0 L8 8 M8 0 L0 8", stroke: ink, "stroke-width": 1 })],
+    grid: (ink) => [s("path", { d: "M4 0 V8 M0 4 H8", stroke: ink, "stroke-width": 1 })],
+    stars: (ink) => [s("path", { d: "M4 1 L5 3.4 L7.5 3.6 L5.6 5.2 L6.2 7.6 L4 6.3 L1.8 7.6 L2.4 5.2 L0.5 3.6 L3 3.4 Z", fill: ink })],
+    rings: (ink) => [s("circle", { cx: 4, cy: 4, r: 2.2, fill: "none", stroke: ink, "stroke-width": 1 })],
+    waves: (ink) => [s("path", { d: "M0 4 Q2 1 4 4 T8 4", fill: "none", stroke: ink, "stroke-width": 1.1 })],
+    bricks: (ink) => [s("path", { d: "M0 0 H8 M0 4 H8 M4 0 V4 M0 4 V8", stroke: ink, "stroke-width": 0.9 })],
+  };
+  for (const [name, c] of Object.entries(COLOURS)) {
+    const tex = textures[c.pattern] || textures.dots;
+    const ink = c.ink === "#fff" ? "rgba(255,255,255,0.75)" : "rgba(0,0,0,0.55)";
+    defs.appendChild(
+      s("pattern", { id: `${prefix}-${cssId(name)}`, width: 8, height: 8, patternUnits: "userSpaceOnUse" }, [
+        s("rect", { width: 8, height: 8, fill: c.fill }),
+        ...tex(ink),
+      ])
+    );
+  }
+  return defs;
+}
+
+// Fill for a colour name: its pattern in colour-blind mode, else the flat colour.
+export function fillOf(name, patterns, prefix = "cb") {
+  if (patterns && typeof name === "string" && COLOURS[name.toLowerCase()]) return `url(#${prefix}-${cssId(name)})`;
+  return colour(name).fill;
+}
+
+// Make an SVG element a clickable legal action (keyboard accessible too).
+export function clickable(el, entry, act, label) {
+  el.classList.add("act");
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("role", "button");
+  el.setAttribute("data-action", JSON.stringify(entry.json));
+  el.setAttribute("aria-label", label || entry.text);
+  const t = s("title", { text: label || entry.text });
+  el.appendChild(t);
+  el.addEventListener("click", (e) => { e.stopPropagation(); act(entry); });
+  el.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(entry); }
+  });
+  return el;
+}
+
+// Compare an action JSON with a partial pattern: every key in `want` must match.
+export function matches(json, want) {
+  for (const [k, v] of Object.entries(want)) {
+    const a = json[k];
+    if (Array.isArray(v)) {
+      if (!Array.isArray(a) || a.length !== v.length || a.some((x, i) => x !== v[i])) return false;
+    } else if (a !== v) return false;
+  }
+  return true;
+}
+
+export function findLegal(legal, want) {
+  return legal.filter((e) => matches(e.json, want));
+}

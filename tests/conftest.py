@@ -1,0 +1,25 @@
+"""Suite-wide settings.
+
+On a developer machine, tests needing Debian's chromium or a PostgreSQL server
+skip when those are not installed.  CI installs both and sets
+GEMTABLE_STRICT=1: there, any skipped test is reported as a failure, so a
+missing install step cannot hide behind a green run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+STRICT = os.environ.get("GEMTABLE_STRICT") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if STRICT and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"skipped under GEMTABLE_STRICT=1 (CI must run every test): {reason}"

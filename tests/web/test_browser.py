@@ -1,0 +1,273 @@
+"""Browser tests: Playwright driving Debian's chromium against a live server.
+
+Every registered game is played to the end by clicking (board first, the
+list of choices as fallback) against a bot; screenshots of each board are
+kept in tests/web/artifacts/.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from gemtable.games.registry import all_games
+
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+GAMES = sorted(all_games())
+MAX_CLICKS = 1500
+
+
+def wait_ready(page, timeout=15000):
+    """Until the page shows a state where we can click or the game is over."""
+    page.wait_for_function(
+        """() => document.body.dataset.over === '1' ||
+                 (document.querySelector('#actions button.action') && !document.querySelector('#board.busy'))""",
+        timeout=timeout,
+    )
+
+
+def click_once(page, rnd, prefer_board=0.7):
+    """Click one legal action, on the board when it offers one, else in the list."""
+    version = page.evaluate("document.body.dataset.version")
+    board = page.locator("#board svg .act[data-action]")
+    n_board = board.count()
+    on_board = bool(n_board) and rnd.random() < prefer_board
+    if on_board:
+        board.nth(rnd.randrange(n_board)).click()
+    else:
+        buttons = page.locator("#actions button.action")
+        buttons.nth(rnd.randrange(buttons.count())).click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
+    return on_board
+
+
+def assert_readable(page):
+    """No JavaScript placeholder leaked into the drawn board."""
+    text = page.locator("#board").text_content()
+    for bad in ("undefined", "NaN", "[object Object]"):
+        assert bad not in text, f"the board shows {bad!r}"
+
+
+def create_table(page, server, game_id, players=2, seat_kinds=None):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#game", game_id)
+    page.select_option("#players", str(players))
+    kinds = seat_kinds or (["human"] + ["bot:random"] * (players - 1))
+    for i, kind in enumerate(kinds):
+        page.locator(".seat-kind").nth(i).select_option(kind)
+    page.click("#create")
+
+
+def play_to_end(page, rnd, max_clicks=MAX_CLICKS, on_click=None):
+    """Click until the game is over; returns (clicks, clicks made on the board)."""
+    clicks = board_clicks = 0
+    while True:
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            return clicks, board_clicks
+        board_clicks += click_once(page, rnd)
+        clicks += 1
+        if on_click:
+            on_click(clicks)
+        assert clicks < max_clicks, "the game did not end"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_play_a_full_game_by_clicking(page, live_server, artifacts, game_id):
+    rnd = random.Random(game_id)
+    create_table(page, live_server, game_id)
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    wait_ready(page)
+    page.screenshot(path=str(artifacts / f"{game_id}-start.png"), full_page=True)
+    shots = {8: "mid"}
+
+    def shoot(clicks):
+        if clicks in shots:
+            wait_ready(page)
+            page.screenshot(path=str(artifacts / f"{game_id}-{shots[clicks]}.png"), full_page=True)
+            page.check("#patterns-toggle")  # the colour-blind drawing of the same position
+            assert_readable(page)
+            page.screenshot(path=str(artifacts / f"{game_id}-{shots[clicks]}-patterns.png"), full_page=True)
+            page.uncheck("#patterns-toggle")
+        if clicks % 10 == 0:
+            assert_readable(page)
+
+    clicks, board_clicks = play_to_end(page, rnd, on_click=shoot)
+    assert board_clicks > clicks // 3, "the board should offer most choices as clickable elements"
+    result = page.locator("#result")
+    result.wait_for(state="visible")
+    assert re.search(r"wins|Shared win", result.inner_text())
+    assert "null" not in result.inner_text() and "undefined" not in result.inner_text()
+    assert_readable(page)
+    page.screenshot(path=str(artifacts / f"{game_id}-end.png"), full_page=True)
+    assert page.js_errors == []
+    # nothing was fetched from anywhere but this server
+    host = live_server.url.split("://")[1]
+    outside = [u for u in page.requests if u.split("://", 1)[-1].split("/")[0] != host and not u.startswith("data:")]
+    assert outside == [] and len(page.requests) > 5
+    # the game's own renderer drew every position (no fallback to the generic one)
+    assert page.evaluate("document.body.dataset.renderError || ''") == ""
+
+
+def test_reload_mid_game_and_continue(page, live_server, artifacts):
+    rnd = random.Random(5)
+    create_table(page, live_server, GAMES[-1])
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    for _ in range(4):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            break
+        click_once(page, rnd)
+    wait_ready(page)
+    version = page.evaluate("document.body.dataset.version")
+    log_before = page.locator("#log li").count()
+    page.reload()
+    page.wait_for_function("v => document.body.dataset.version === v", arg=version)
+    assert page.evaluate("document.body.dataset.seat") == "0"
+    assert page.locator("#log li").count() == log_before
+    wait_ready(page)
+    click_once(page, rnd)
+    assert int(page.evaluate("document.body.dataset.version")) > int(version)
+    assert page.js_errors == []
+
+
+def test_invite_link_in_a_second_browser_context(browser, live_server, artifacts):
+    game_id = "splendor" if "splendor" in GAMES else GAMES[0]
+    ctx1 = browser.new_context(viewport={"width": 1400, "height": 950})
+    ctx2 = browser.new_context(viewport={"width": 1400, "height": 950})
+    ctx3 = browser.new_context(viewport={"width": 1400, "height": 950})
+    try:
+        host = ctx1.new_page()
+        create_table(host, live_server, game_id, seat_kinds=["human", "human"])
+        host.wait_for_selector(".created .invite")
+        invites = [host.locator(".invite").nth(i).input_value() for i in range(2)]
+        assert all("#token=" in url for url in invites) and invites[0] != invites[1]
+        host.locator(".play-seat").first.click()
+        host.wait_for_url(re.compile(r"#token="))
+        guest = ctx2.new_page()
+        guest.goto(invites[1])
+        guest.wait_for_function("() => document.body.dataset.seat === '1'")
+        wait_ready(host)
+        rnd = random.Random(2)
+        # seat 1 moves; the guest sees it and then it is the guest's turn
+        v = host.evaluate("document.body.dataset.version")
+        click_once(host, rnd, prefer_board=0)
+        guest.wait_for_function("v => document.body.dataset.version !== v", arg=v)
+        # play a few alternating moves from both browsers
+        for _ in range(6):
+            for pg in (guest, host):
+                if pg.locator("#actions button.action").count():
+                    wait_ready(pg)
+                    click_once(pg, rnd, prefer_board=0)
+        guest.screenshot(path=str(artifacts / "invite-guest.png"), full_page=True)
+        # the guest's own seat is marked, and it cannot see the host's token
+        assert "(you)" in guest.locator(".seat-item.you").inner_text()
+        assert invites[0].split("#token=")[1] not in guest.content()
+        # a third browser without a token watches: no seat, no choices
+        watcher = ctx3.new_page()
+        watcher.goto(invites[0].split("#")[0])
+        watcher.wait_for_function("() => document.body.dataset.version !== undefined")
+        assert watcher.evaluate("document.body.dataset.seat") == ""
+        assert watcher.locator("#actions button.action").count() == 0
+        assert "You are watching" in watcher.locator("#seats").inner_text()
+    finally:
+        ctx1.close()
+        ctx2.close()
+        ctx3.close()
+
+
+def test_replay_viewer_steps_back_and_forward(page, live_server, artifacts):
+    game_id = "glassworks" if "glassworks" in GAMES else GAMES[0]  # a short game
+    rnd = random.Random(11)
+    create_table(page, live_server, game_id)
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    play_to_end(page, rnd)
+    page.click("#replay-link")
+    page.wait_for_selector("#counter")
+    total = int(page.inner_text("#counter").split("/")[1])
+    assert page.inner_text("#counter") == f"move {total} / {total}"
+    page.click("#back")
+    page.click("#back")
+    assert page.inner_text("#counter") == f"move {total - 2} / {total}"
+    page.click("#first")
+    assert page.inner_text("#counter").startswith("move 0 /")
+    assert page.locator("#log li").count() == 0
+    page.click("#forward")
+    assert page.inner_text("#counter").startswith("move 1 /")
+    assert page.locator("#log li").count() >= 1
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#counter").startswith("move 2 /")
+    page.screenshot(path=str(artifacts / f"replay-{game_id}.png"), full_page=True)
+    assert page.js_errors == []
+    assert page.evaluate("document.body.dataset.renderError || ''") == ""
+
+
+def test_rules_pages_flag_reconstructed_data(page, live_server):
+    for game_id, game in sorted(all_games().items()):
+        page.goto(f"{live_server.url}/rules/{game_id}")
+        page.wait_for_selector("article.rules h1")
+        assert game.title in page.inner_text("h1")
+        flagged = page.locator("#reconstructed").count() == 1
+        assert flagged == (game.data_status == "reconstructed"), game_id
+        if game.rules_text():
+            assert page.locator(".rules-body h2, .rules-body h3").count() >= 1, f"{game_id}: rules not rendered"
+        page.screenshot(path=str(ARTIFACTS / f"rules-{game_id}.png"), full_page=True)
+    page.goto(f"{live_server.url}/docs")
+    page.wait_for_selector("#api section")
+    assert page.locator("#api section").count() >= 8
+    assert "POST /api/tables" in page.inner_text("#api")
+    page.goto(f"{live_server.url}/")
+    page.wait_for_selector("#create")
+    page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+    assert page.js_errors == []
+
+
+def test_colour_blind_patterns_and_hotseat(page, live_server, artifacts):
+    game_id = "splendor" if "splendor" in GAMES else GAMES[0]
+    create_table(page, live_server, game_id, seat_kinds=["human", "human"])
+    page.click("#hotseat")
+    page.wait_for_url(re.compile(r"#token="))
+    wait_ready(page)
+    page.check("#patterns-toggle")
+    assert page.locator("#board svg [fill^='url(#cb-']").count() > 0 or page.locator("#board .generic").count()
+    page.screenshot(path=str(artifacts / f"{game_id}-patterns.png"), full_page=True)
+    rnd = random.Random(3)
+    seats = set()
+    handoffs = 0
+    for _ in range(6):
+        page.wait_for_function("""() => document.querySelector('#handoff') ||
+            (document.querySelector('#actions button.action') && !document.querySelector('#board.busy'))""")
+        if page.locator("#handoff").count():
+            # the next seat's private view stays hidden until its player confirms
+            assert page.locator("#board svg").count() == 0 and page.locator("#actions button.action").count() == 0
+            handoffs += 1
+            page.click("#handoff")
+        wait_ready(page)
+        seats.add(page.evaluate("document.body.dataset.seat"))
+        click_once(page, rnd, prefer_board=0)
+    assert seats == {"0", "1"}, "hotseat should hand the screen to both seats"
+    assert handoffs >= 2
+    page.uncheck("#patterns-toggle")
+
+
+@pytest.mark.skipif("splendor" not in GAMES, reason="Splendor is not installed")
+def test_splendor_take_gems_by_clicking_the_bank(page, live_server):
+    create_table(page, live_server, "splendor")
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    wait_ready(page)
+    version = page.evaluate("document.body.dataset.version")
+    tokens = page.locator("#sp-bank [data-take]")
+    assert tokens.count() == 5  # gold is never taken
+    tokens.nth(0).click()
+    tokens = page.locator("#sp-bank [data-take]")
+    tokens.nth(2).click()
+    assert page.evaluate("document.body.dataset.version") == version  # still choosing
+    page.locator("#sp-bank [data-take]").nth(4).click()  # the third colour completes the take
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    assert "takes white, green, black" in page.locator("#log").inner_text()
