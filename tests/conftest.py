@@ -11,8 +11,15 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
 
 STRICT = os.environ.get("GEMTABLE_STRICT") == "1"
+
+# CI explores the same Hypothesis examples every run (no flaky red builds from a
+# newly found example); developers get fresh random examples each time.
+settings.register_profile("ci", derandomize=True, database=None)
+if STRICT:
+    settings.load_profile("ci")
 
 
 @pytest.hookimpl(hookwrapper=True)

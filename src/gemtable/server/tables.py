@@ -104,8 +104,9 @@ class LiveTable:
     def seat_for_token(self, token: str | None) -> Seat | None:
         if not token:
             return None
+        given = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
         for s in self.seats:
-            if secrets.compare_digest(s.token, token):
+            if secrets.compare_digest(s.token.encode("utf-8"), given):
                 return s
         return None
 

@@ -87,6 +87,51 @@ KIND_CODE = tuple(f"{D.symbols[KAREA[k]][KSYM[k]]}-{KWHEEL[k]}" for k in range(N
 CODE_KIND = {c: k for k, c in enumerate(KIND_CODE)}
 
 
+def _board_layout() -> dict[str, Any]:
+    """The printed board as public, static metadata for renderers (built once).
+
+    ``spaces[i]`` describes board space i: its area, the symbol it shows
+    (``key`` for houses, ``ship`` for harbor spaces), its value where it has
+    one (house value, pyramid level points) and where it lies: ``row``/``col``
+    (workshops: hex row and doubled column; houses: ``col`` = position along
+    the track; trade: row and good column; harbor: fleet and ship) or
+    ``level``/``col`` (pyramids: 0 = base).
+    """
+    spaces: list[dict[str, Any]] = []
+    for x in range(NS):
+        a = AREA[x]
+        e: dict[str, Any] = {"id": x, "area": AREAS[a], "symbol": D.symbols[a][max(SYM[x], 0)]}
+        if a == HOUSES:
+            e["col"] = x - H0
+            e["value"] = HVAL[x - H0]
+        elif a == NOBLES or a == COMMONERS:
+            e["level"] = LEVEL[x]
+            e["col"] = D.pyramid_rows[a - NOBLES][LEVEL[x]].index(x)
+            e["value"] = LEVEL_PTS[LEVEL[x]]
+        elif a == TRADE:
+            e["row"], e["col"] = divmod(x - T0, NTC)
+        elif a == HARBOR:
+            e["row"], e["col"] = divmod(x - B0, NBP)
+        spaces.append(e)
+    for r, row in enumerate(D.ws_rows):
+        for dc, x in row:
+            spaces[x]["row"], spaces[x]["col"] = r, dc
+    return {
+        "spaces": spaces,
+        "symbols": {AREAS[a]: list(D.symbols[a]) for a in range(6)},
+        "workshops": {"doubled": D.symbols[WORKSHOPS][DOUBLED], "stars": [list(t) for t in D.star_triples]},
+        "houses": {"extra_card_at_distinct_values": sorted(HEXTRA), "bonus_at_distinct_values": HBONUS},
+        "pyramids": {"level_points": list(LEVEL_PTS)},
+        "harbor": {"points_by_goods": list(HARBOR_PTS)},
+        "sea": {"points": list(SEA_PTS), "extra_card_positions": [i for i, e in enumerate(SEA_EXTRA) if e]},
+        "bonus": {AREAS[a]: list(BONUS[a]) for a in range(5)},
+        "empty_display_points": D.empty_display_points,
+    }
+
+
+BOARD_LAYOUT = _board_layout()
+
+
 def kind_text(k: int) -> str:
     a = KAREA[k]
     return f"{AREA_TITLES[a].lower()} {D.symbols[a][KSYM[k]]} card (wheel {KWHEEL[k]})"
@@ -699,6 +744,7 @@ class MilleFioriState(State):
             "card_is_extra": self.card_extra,
             "extra_cards_pending": self.extras,
             "ending": self.ending,
+            "layout": BOARD_LAYOUT,  # static, public: the printed board (shared, do not mutate)
         }
         return out
 

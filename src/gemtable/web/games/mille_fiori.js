@@ -1,139 +1,624 @@
-// Mille Fiori board: the districts of Murano as rows of spaces (diamonds in
-// seat colours), the bonus spaces, the display, your hand and the card in
-// play.  Spaces you may place on, cards you may pick or play as extra cards,
-// and sail/decline are clickable.
+// Mille Fiori board, laid out like the printed one: the sea track along the
+// top, the workshop hexes with their gold stars, the houses track with its
+// values, the two citizen pyramids (base at the bottom), the trade grid with
+// its five fleets alongside, the bonus-point spaces of every area, the seats,
+// the card in play, your hand and the display.  Every space shows its symbol
+// (a small hand-drawn icon); diamonds are drawn in seat colours.  Legal
+// places, hand picks, extra cards and sail/decline are clickable.
+// The static board description comes from view.layout (public data).
 
-import { s, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
 
 const SEAT_COLOURS = ["red", "blue", "green", "yellow"];
-const DISTRICT_TINT = { workshops: "#c9a86a", houses: "#b9c98a", nobles: "#c98aa9", commoners: "#8ab9c9", trade: "#c9b48a", harbor: "#8a9ec9" };
+const AREA_COLOUR = {
+  workshops: "#b8893f", houses: "#7f9a3e", nobles: "#9c4f78",
+  commoners: "#3f82a0", trade: "#b8692c", harbor: "#35598f",
+};
+const SPACE_TINT = {
+  quartz: "#eef2f5", ash: "#ddd8d1", lime: "#eef2d8", pigments: "#f7e0ea",
+  coin: "#f7edd0", lion: "#f5e2c8", cross: "#f3dcdc",
+  shell: "#f8e6da", fish: "#dde9f5", crab: "#f7dcd5",
+};
+const PANEL = "#f4ecda";
+const INK = "#2a2520";
+const MUTED = "#7a6e5e";
 
-function seatFill(p, ctx) { return fillOf(SEAT_COLOURS[p % 4], ctx.patterns); }
+// ---------------------------------------------------------------------------
+// icons, drawn in a -10..10 box and scaled to radius r
+// ---------------------------------------------------------------------------
+function starPath(cx, cy, r, inner = 0.45) {
+  let d = "";
+  for (let i = 0; i < 10; i++) {
+    const a = -Math.PI / 2 + (i * Math.PI) / 5;
+    const rr = i % 2 ? r * inner : r;
+    d += `${i ? "L" : "M"}${(cx + rr * Math.cos(a)).toFixed(2)} ${(cy + rr * Math.sin(a)).toFixed(2)} `;
+  }
+  return d + "Z";
+}
 
-function cardShape(x, y, w, hgt, card, ctx, label) {
-  const [suit, wheel] = String(card).split("-");
-  const g = s("g", { class: "mf-card", "data-card": card });
-  g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: 7, fill: "#fbf7ee", stroke: "#8b8172", "stroke-width": 1.3 }));
-  g.appendChild(s("circle", { cx: x + w - 14, cy: y + 14, r: 10, fill: "#2c4a6e" }));
-  g.appendChild(s("text", { x: x + w - 14, y: y + 18.5, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#fff", text: wheel ?? "" }));
-  g.appendChild(s("text", { x: x + 8, y: y + hgt / 2 + 8, "font-size": String(suit).length > 7 ? 10.5 : 13, "font-weight": 700, fill: "#3a3025", text: suit }));
-  if (label) g.appendChild(s("text", { x: x + 8, y: y + hgt - 8, "font-size": 10, fill: "#7a7268", text: label }));
+function spikes(n, r1, r2) {
+  let d = "";
+  for (let i = 0; i < 2 * n; i++) {
+    const a = (i * Math.PI) / n;
+    const rr = i % 2 ? r2 : r1;
+    d += `${i ? "L" : "M"}${(rr * Math.cos(a)).toFixed(2)} ${(rr * Math.sin(a)).toFixed(2)} `;
+  }
+  return d + "Z";
+}
+
+const ICONS = {
+  quartz: () => [
+    s("path", { d: "M0 -9.5 L6.5 -4 L6.5 4.5 L0 9.5 L-6.5 4.5 L-6.5 -4 Z", fill: "#dbe8f1", stroke: "#4f6b82", "stroke-width": 1.3 }),
+    s("path", { d: "M0 -9.5 L0 9.5 M-6.5 -4 L0 0 L6.5 -4", fill: "none", stroke: "#7d97ab", "stroke-width": 0.9 }),
+    s("path", { d: "M-4.5 -3 L-1.5 -6.5 L-1.5 1 Z", fill: "#ffffff" }),
+  ],
+  ash: () => [
+    s("path", { d: "M-9.5 7.5 Q-7 -1 -2 -4 Q0 -7.5 2.5 -4 Q7.5 -1 9.5 7.5 Z", fill: "#8d8781", stroke: "#3f3a35", "stroke-width": 1.2 }),
+    s("circle", { cx: -3, cy: 2, r: 1.1, fill: "#d8d3cc" }),
+    s("circle", { cx: 2.5, cy: 4, r: 1.1, fill: "#d8d3cc" }),
+    s("circle", { cx: 1, cy: -1.5, r: 0.9, fill: "#d8d3cc" }),
+    s("path", { d: "M-1 -6 Q-3 -8.5 -1 -10 M2 -6.5 Q4 -8.5 2.5 -10", fill: "none", stroke: "#8d8781", "stroke-width": 1 }),
+  ],
+  lime: () => [
+    s("path", { d: "M-7.5 -2 L7.5 -2 L5.5 8.5 L-5.5 8.5 Z", fill: "#b99a6a", stroke: "#5e4a2a", "stroke-width": 1.2 }),
+    s("path", { d: "M-7.5 -2 Q-6 -8.5 -1 -7 Q2 -10 5 -6.5 Q8 -5.5 7.5 -2 Z", fill: "#f7f8ec", stroke: "#8a9060", "stroke-width": 1.1 }),
+    s("path", { d: "M-6.5 3 H6.5", stroke: "#5e4a2a", "stroke-width": 0.9 }),
+  ],
+  pigments: () => [
+    s("circle", { cx: 0, cy: -4.5, r: 4.6, fill: "#f2c230", stroke: "#6b5410", "stroke-width": 1 }),
+    s("circle", { cx: -4.8, cy: 3.6, r: 4.6, fill: "#d23c3c", stroke: "#6b1a1a", "stroke-width": 1 }),
+    s("circle", { cx: 4.8, cy: 3.6, r: 4.6, fill: "#2f6fc4", stroke: "#173a6b", "stroke-width": 1 }),
+  ],
+  coin: () => [
+    s("circle", { r: 9, fill: "#e8b931", stroke: "#7a5a08", "stroke-width": 1.3 }),
+    s("circle", { r: 6.2, fill: "none", stroke: "#9a7410", "stroke-width": 1 }),
+    s("path", { d: starPath(0, 0, 3.6), fill: "#9a7410" }),
+  ],
+  lion: () => [
+    s("path", { d: spikes(11, 9.8, 7), fill: "#b8762a", stroke: "#6a3f10", "stroke-width": 0.9 }),
+    s("circle", { r: 5.6, fill: "#f0c76a", stroke: "#6a3f10", "stroke-width": 0.9 }),
+    s("circle", { cx: -2, cy: -1.3, r: 0.9, fill: "#3a2510" }),
+    s("circle", { cx: 2, cy: -1.3, r: 0.9, fill: "#3a2510" }),
+    s("path", { d: "M-1.3 1.2 L1.3 1.2 L0 2.7 Z M0 2.7 Q-1.5 4.2 -2.6 3.4 M0 2.7 Q1.5 4.2 2.6 3.4", fill: "#3a2510", stroke: "#3a2510", "stroke-width": 0.6 }),
+  ],
+  cross: () => [
+    s("path", { d: "M-2.6 -9.5 H2.6 V-4 H8 V1.2 H2.6 V9.5 H-2.6 V1.2 H-8 V-4 H-2.6 Z", fill: "#a8322d", stroke: "#5a1210", "stroke-width": 1.1 }),
+    s("circle", { cx: 0, cy: -1.4, r: 1.5, fill: "#f2d27a" }),
+  ],
+  shell: () => [
+    s("path", { d: "M0 8.5 L-9 -0.5 Q-8.5 -9 0 -9 Q8.5 -9 9 -0.5 Z", fill: "#f3c19c", stroke: "#9a5630", "stroke-width": 1.2 }),
+    s("path", { d: "M0 8.5 L-5.5 -7 M0 8.5 L0 -9 M0 8.5 L5.5 -7 M0 8.5 L-8.5 -3 M0 8.5 L8.5 -3", fill: "none", stroke: "#9a5630", "stroke-width": 0.8 }),
+    s("path", { d: "M-3 6 L-3 9.5 L3 9.5 L3 6 Z", fill: "#f3c19c", stroke: "#9a5630", "stroke-width": 1 }),
+  ],
+  fish: () => [
+    s("path", { d: "M4.5 0 L10 -5.5 L10 5.5 Z", fill: "#3f74b3", stroke: "#1d3c63", "stroke-width": 1 }),
+    s("ellipse", { cx: -1.5, cy: 0, rx: 7.5, ry: 4.8, fill: "#5b93cf", stroke: "#1d3c63", "stroke-width": 1.1 }),
+    s("circle", { cx: -5, cy: -1, r: 1.1, fill: "#10233a" }),
+    s("path", { d: "M-1 -3 Q1 0 -1 3", fill: "none", stroke: "#1d3c63", "stroke-width": 0.8 }),
+  ],
+  crab: () => [
+    s("path", { d: "M-5 2 L-9.5 6 M-5 3.5 L-8 8 M5 2 L9.5 6 M5 3.5 L8 8 M-4 -2 L-7.5 -5.5 M4 -2 L7.5 -5.5", stroke: "#8a2a18", "stroke-width": 1.2, fill: "none" }),
+    s("path", { d: "M-9.5 -9 Q-6 -9.5 -6 -6 L-8 -5 Q-9 -7 -9.5 -9 Z M9.5 -9 Q6 -9.5 6 -6 L8 -5 Q9 -7 9.5 -9 Z", fill: "#d9533a", stroke: "#8a2a18", "stroke-width": 1 }),
+    s("ellipse", { cx: 0, cy: 1.5, rx: 6.5, ry: 4.6, fill: "#d9533a", stroke: "#8a2a18", "stroke-width": 1.2 }),
+    s("circle", { cx: -2, cy: -3.3, r: 1, fill: "#2a0a05" }),
+    s("circle", { cx: 2, cy: -3.3, r: 1, fill: "#2a0a05" }),
+  ],
+  glassware: () => [
+    s("path", { d: "M-6.5 -9 H6.5 Q7 -0.5 0 1 Q-7 -0.5 -6.5 -9 Z", fill: "#cfe8f3", stroke: "#2f6a8f", "stroke-width": 1.2 }),
+    s("path", { d: "M-5.8 -5 H5.8 Q5 -0.8 0 0 Q-5 -0.8 -5.8 -5 Z", fill: "#c4473f", opacity: 0.8 }),
+    s("path", { d: "M0 1 V7 M-5 8.6 H5", stroke: "#2f6a8f", "stroke-width": 2, fill: "none", "stroke-linecap": "round" }),
+  ],
+  carafe: () => [
+    s("path", { d: "M-2.2 -9.5 H2.2 V-4.2 Q7.5 -0.5 6.5 4.5 Q5.5 9.5 0 9.5 Q-5.5 9.5 -6.5 4.5 Q-7.5 -0.5 -2.2 -4.2 Z", fill: "#a6dccd", stroke: "#25695a", "stroke-width": 1.2 }),
+    s("path", { d: "M-4 2 Q0 3.5 4 2", fill: "none", stroke: "#25695a", "stroke-width": 0.9 }),
+    s("path", { d: "M-3 -10 H3", stroke: "#25695a", "stroke-width": 1.6 }),
+  ],
+  jewelry: () => [
+    s("circle", { cx: 0, cy: 2.5, r: 6.3, fill: "none", stroke: "#c9971e", "stroke-width": 2.6 }),
+    s("path", { d: "M0 -9.5 L4.2 -5.5 L0 -1.5 L-4.2 -5.5 Z", fill: "#3fa7c9", stroke: "#1a5266", "stroke-width": 1 }),
+  ],
+  swan: () => [
+    s("path", { d: "M-9.5 1.5 Q-4 10 5.5 6.5 Q8 4.5 5.5 2.5 Q0 4 -9.5 1.5 Z", fill: "#fdfdfb", stroke: "#444", "stroke-width": 1.1 }),
+    s("path", { d: "M4.5 3.5 C2 -1 1 -7.5 5 -8.5 Q7.5 -9 8 -6.5", fill: "none", stroke: "#444", "stroke-width": 2.6, "stroke-linecap": "round" }),
+    s("path", { d: "M4.5 3.5 C2 -1 1 -7.5 5 -8.5 Q7.5 -9 8 -6.5", fill: "none", stroke: "#fdfdfb", "stroke-width": 1.2, "stroke-linecap": "round" }),
+    s("path", { d: "M7.8 -6.8 L10.2 -5", stroke: "#e0801f", "stroke-width": 1.6, "stroke-linecap": "round" }),
+  ],
+  key: () => [
+    s("circle", { cx: -5, cy: 0, r: 3.8, fill: "none", stroke: "#6b5423", "stroke-width": 2.1 }),
+    s("path", { d: "M-1.3 0 H9.5 M6.5 0 V4 M9 0 V3.2", fill: "none", stroke: "#6b5423", "stroke-width": 2.1, "stroke-linecap": "round" }),
+  ],
+  ship: () => [
+    s("path", { d: "M0 3 V-9.5", stroke: "#4a3520", "stroke-width": 1.3 }),
+    s("path", { d: "M1 -9 L8.5 1.5 H1 Z", fill: "#fbf7ee", stroke: "#4a3520", "stroke-width": 1 }),
+    s("path", { d: "M-1 -7 L-7 1.5 H-1 Z", fill: "#fbf7ee", stroke: "#4a3520", "stroke-width": 1 }),
+    s("path", { d: "M-10 3 H10 L6.5 8.5 H-6.5 Z", fill: "#8a5a34", stroke: "#4a2e15", "stroke-width": 1.2 }),
+  ],
+};
+
+function icon(sym, cx, cy, r, opacity) {
+  const draw = ICONS[sym];
+  const g = s("g", { transform: `translate(${cx} ${cy}) scale(${r / 10})`, "data-symbol": sym, opacity });
+  if (draw) for (const c of draw()) g.appendChild(c);
+  else g.appendChild(s("circle", { r: 8, fill: "#ccc" }));
   return g;
 }
 
-function districtOf(entry) {
-  const m = /the (\w+) \S+ card/.exec(entry ? entry.text : "");
-  return m ? m[1] : "";
+// ---------------------------------------------------------------------------
+// pieces
+// ---------------------------------------------------------------------------
+function seatFill(p, ctx) { return fillOf(SEAT_COLOURS[p % 4], ctx.patterns); }
+function seatStroke(p) { return colour(SEAT_COLOURS[p % 4]).stroke; }
+
+// a cut diamond in the seat's colour (with the seat number in colour-blind mode)
+function gem(cx, cy, r, p, ctx) {
+  const g = s("g", { class: "mf-diamond", "data-owner": p });
+  const d = `M${cx - r} ${cy - r * 0.3} L${cx - r * 0.55} ${cy - r * 0.85} H${cx + r * 0.55} L${cx + r} ${cy - r * 0.3} L${cx} ${cy + r} Z`;
+  g.appendChild(s("path", { d, fill: seatFill(p, ctx), stroke: seatStroke(p), "stroke-width": 1.3, "stroke-linejoin": "round" }));
+  g.appendChild(s("path", { d: `M${cx - r} ${cy - r * 0.3} H${cx + r} M${cx - r * 0.3} ${cy - r * 0.3} L${cx} ${cy + r} L${cx + r * 0.3} ${cy - r * 0.3}`, fill: "none", stroke: "#ffffff88", "stroke-width": 0.9 }));
+  g.appendChild(s("path", { d: `M${cx - r * 0.55} ${cy - r * 0.85} L${cx - r * 0.2} ${cy - r * 0.3} H${cx - r}`, fill: "#ffffff66" }));
+  if (ctx.patterns) {
+    g.appendChild(s("circle", { cx, cy: cy + r * 0.05, r: r * 0.48, fill: "#fffdf8", stroke: seatStroke(p), "stroke-width": 0.8 }));
+    g.appendChild(s("text", { x: cx, y: cy + r * 0.05 + r * 0.3, "text-anchor": "middle", "font-size": r * 0.85, "font-weight": 800, fill: "#111", text: p + 1 }));
+  }
+  return g;
 }
 
+function shipMarker(cx, cy, p, ctx, size = 1) {
+  const g = s("g", { class: "mf-ship", "data-seat": p, transform: `translate(${cx} ${cy}) scale(${size})` });
+  g.appendChild(s("path", { d: "M0 1 V-7", stroke: "#3a2a18", "stroke-width": 1 }));
+  g.appendChild(s("path", { d: "M0.8 -6.8 L5 0 H0.8 Z", fill: "#fbf7ee", stroke: "#3a2a18", "stroke-width": 0.7 }));
+  g.appendChild(s("path", { d: "M-6.5 1 H6.5 L4.2 5.5 H-4.2 Z", fill: seatFill(p, ctx), stroke: seatStroke(p), "stroke-width": 1 }));
+  if (ctx.patterns) g.appendChild(s("text", { x: -2.4, y: -1, "text-anchor": "middle", "font-size": 6.5, "font-weight": 800, fill: "#111", text: p + 1 }));
+  return g;
+}
+
+// ship's wheel with the card's wheel number
+function wheel(cx, cy, r, n) {
+  const g = s("g", { class: "mf-wheel" });
+  let d = "";
+  for (let i = 0; i < 8; i++) {
+    const a = (i * Math.PI) / 4;
+    d += `M${(cx + r * 0.5 * Math.cos(a)).toFixed(2)} ${(cy + r * 0.5 * Math.sin(a)).toFixed(2)} L${(cx + r * 1.28 * Math.cos(a)).toFixed(2)} ${(cy + r * 1.28 * Math.sin(a)).toFixed(2)} `;
+  }
+  g.appendChild(s("path", { d, stroke: "#6b4526", "stroke-width": r * 0.22, "stroke-linecap": "round" }));
+  g.appendChild(s("circle", { cx, cy, r, fill: "#fbf3e0", stroke: "#6b4526", "stroke-width": r * 0.2 }));
+  g.appendChild(s("text", { x: cx, y: cy + r * 0.38, "text-anchor": "middle", "font-size": r * 1.1, "font-weight": 800, fill: "#3a2510", text: n }));
+  return g;
+}
+
+function bonusRow(x, y, values, owners, ctx, label = true) {
+  const g = s("g", { class: "mf-bonus" });
+  let bx = x;
+  if (label) {
+    g.appendChild(s("text", { x: bx, y: y + 15, "font-size": 10.5, fill: MUTED, "font-style": "italic", text: "bonus" }));
+    bx += 34;
+  }
+  values.forEach((val, k) => {
+    const o = owners ? owners[k] : -1;
+    const tx = bx + k * 38;
+    g.appendChild(s("rect", { x: tx, y, width: 35, height: 21, rx: 4, fill: "#f7e3a6", stroke: "#9a7a2c", "stroke-width": 1 }));
+    g.appendChild(s("text", { x: tx + 12, y: y + 15, "text-anchor": "middle", "font-size": 11.5, "font-weight": 800, fill: "#5a4312", text: val }));
+    if (o >= 0) g.appendChild(gem(tx + 27, y + 10.5, 6.5, o, ctx));
+    else g.appendChild(s("circle", { cx: tx + 27, cy: y + 10.5, r: 5, fill: "#fffaf0", stroke: "#b8a060", "stroke-dasharray": "2 1.5" }));
+  });
+  return g;
+}
+
+function panel(x, y, w, hgt, title, area, extra, extraRight) {
+  const g = s("g", { class: "mf-area", "data-area": area });
+  g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: 10, fill: PANEL, stroke: AREA_COLOUR[area] || "#888", "stroke-width": 2 }));
+  g.appendChild(s("path", { d: `M${x + 10} ${y} H${x + w - 10} Q${x + w} ${y} ${x + w} ${y + 10} V${y + 24} H${x} V${y + 10} Q${x} ${y} ${x + 10} ${y} Z`, fill: AREA_COLOUR[area] || "#888" }));
+  g.appendChild(s("text", { x: x + 10, y: y + 17, "font-size": 13.5, "font-weight": 700, fill: "#fff", text: title }));
+  if (extra && extraRight) g.appendChild(s("text", { x: x + w - 8, y: y + 17, "text-anchor": "end", "font-size": 10, fill: "#fffbe9", text: extra }));
+  else if (extra) g.appendChild(s("text", { x: x + 16 + title.length * 9.4, y: y + 17, "font-size": 10.5, fill: "#fffbe9", text: extra }));
+  return g;
+}
+
+// wrap a space: clickable when placing a diamond there is legal
+function placeable(g, space, ctx, hlShape) {
+  const place = findLegal(ctx.legal, { type: "place", space })[0];
+  if (!place) return g;
+  g.appendChild(hlShape);
+  return clickable(g, place, ctx.act);
+}
+
+function cardFace(x, y, w, hgt, code, L, ctx, opts = {}) {
+  const i = String(code).lastIndexOf("-");
+  const sym = i > 0 ? String(code).slice(0, i) : String(code);
+  const wh = i > 0 ? String(code).slice(i + 1) : "";
+  const area = L.symArea[sym] || "";
+  const g = s("g", { class: "mf-card", "data-card": code });
+  const band = Math.max(14, hgt * 0.19);
+  g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: 7, fill: "#fbf7ee", stroke: "#6d6252", "stroke-width": 1.3 }));
+  g.appendChild(s("path", { d: `M${x + 7} ${y} H${x + w - 7} Q${x + w} ${y} ${x + w} ${y + 7} V${y + band} H${x} V${y + 7} Q${x} ${y} ${x + 7} ${y} Z`, fill: AREA_COLOUR[area] || "#888" }));
+  if (w >= 80) g.appendChild(s("text", { x: x + 6, y: y + band - 6, "font-size": 9, "font-weight": 700, fill: "#fff", text: area }));
+  const wr = Math.min(9.5, w * 0.13);
+  g.appendChild(wheel(x + w - wr - 5, y + band, wr, wh));
+  const ir = Math.min(w * 0.27, hgt * 0.22);
+  g.appendChild(s("circle", { cx: x + w / 2, cy: y + band + (hgt - band) * 0.45, r: ir + 4, fill: SPACE_TINT[sym] || "#f1ead9" }));
+  g.appendChild(icon(sym, x + w / 2, y + band + (hgt - band) * 0.45, ir));
+  const fs = w >= 80 ? 12 : sym.length > 7 ? 9.5 : 10.5;
+  g.appendChild(s("text", { x: x + w / 2, y: y + hgt - 7, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: INK, text: sym }));
+  if (opts.note) g.appendChild(s("text", { x: x + w / 2, y: y + hgt + 13, "text-anchor": "middle", "font-size": 10, fill: "#f4e7b8", text: opts.note }));
+  return g;
+}
+
+// ---------------------------------------------------------------------------
+// board metadata from the view
+// ---------------------------------------------------------------------------
+function layoutOf(v) {
+  const lay = v.layout;
+  const spaces = lay.spaces;
+  const byArea = {};
+  for (const sp of spaces) (byArea[sp.area] = byArea[sp.area] || []).push(sp);
+  const symArea = {};
+  for (const [area, syms] of Object.entries(lay.symbols)) for (const sym of syms) symArea[sym] = area;
+  const owners = [];
+  for (const area of Object.keys(lay.symbols)) for (const o of (v.board[area] || [])) owners.push(o);
+  return { lay, spaces, byArea, symArea, owner: (id) => (owners[id] ?? -1) };
+}
+
+// ---------------------------------------------------------------------------
+// areas
+// ---------------------------------------------------------------------------
+function drawSea(svg, x0, y0, v, L, ctx) {
+  const sea = L.lay.sea;
+  const g = s("g", { id: "mf-sea" });
+  const n = sea.points.length;
+  const cw = (990 - x0) / n;
+  g.appendChild(s("rect", { x: 10, y: y0 - 4, width: 980, height: 64, rx: 10, fill: "#2b5f86", stroke: "#173a55", "stroke-width": 1.5 }));
+  g.appendChild(s("path", { d: `M16 ${y0 + 48} q5 -5 10 0 t10 0 t10 0 t10 0 t10 0`, fill: "none", stroke: "#9cc7e6", "stroke-width": 1.4 }));
+  g.appendChild(s("text", { x: 16, y: y0 + 18, "font-size": 13.5, "font-weight": 700, fill: "#fff", text: "Sea" }));
+  g.appendChild(s("text", { x: 16, y: y0 + 34, "font-size": 9.5, fill: "#cfe4f3", text: "track" }));
+  const extra = new Set(sea.extra_card_positions);
+  const ships = v.ships || [];
+  for (let i = 0; i < n; i++) {
+    const x = x0 + i * cw;
+    const cell = s("g", { class: "mf-sea-space", "data-pos": i });
+    cell.appendChild(s("rect", { x: x + 1.5, y: y0, width: cw - 3, height: 56, rx: 6, fill: i === 0 ? "#e6dfcf" : "#d9ebf6", stroke: "#173a55", "stroke-width": 1 }));
+    cell.appendChild(s("text", { x: x + 5, y: y0 + 11, "font-size": 9, fill: "#4a6070", text: i === 0 ? "start" : i }));
+    if (extra.has(i)) cell.appendChild(s("path", { d: starPath(x + cw - 10, y0 + 10, 7), fill: "#f2c230", stroke: "#8a6a0c", "stroke-width": 0.9 }));
+    if (i > 0 && sea.points[i] > 0) {
+      cell.appendChild(s("text", { x: x + cw / 2, y: y0 + 28, "text-anchor": "middle", "font-size": sea.points[i] >= 10 ? 14 : 13, "font-weight": 800, fill: sea.points[i] >= 5 ? "#8a3a10" : "#1d3c55", text: `+${sea.points[i]}` }));
+    }
+    const here = ships.map((pos, p) => (pos === i ? p : -1)).filter((p) => p >= 0);
+    here.forEach((p, k) => {
+      const many = here.length > 2;
+      const sx = x + cw / 2 + (here.length === 1 ? 0 : ((k % 2) - 0.5) * 19);
+      const sy = y0 + (many ? 39 + Math.floor(k / 2) * 11 : 45);
+      cell.appendChild(shipMarker(sx, sy, p, ctx, many ? 0.95 : 1.3));
+    });
+    g.appendChild(cell);
+  }
+  svg.appendChild(g);
+}
+
+function drawWorkshops(svg, x, y, w, hgt, v, L, ctx) {
+  const g = panel(x, y, w, hgt, "Workshops", "workshops");
+  const ws = L.byArea.workshops;
+  const doubled = L.lay.workshops.doubled;
+  g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.workshops, v.bonus_spaces.workshops, ctx, false));
+  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: "all 4 materials:" }));
+  const hw = 48, R = hw / Math.sqrt(3);
+  const x0 = x + 12 + hw / 2, y0 = y + 30 + R;
+  const centre = (sp) => [x0 + sp.col * (hw / 2), y0 + sp.row * 1.5 * R];
+  const hex = (cx, cy, rr) => {
+    let d = "";
+    for (let i = 0; i < 6; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 3;
+      d += `${i ? "L" : "M"}${(cx + rr * Math.cos(a)).toFixed(2)} ${(cy + rr * Math.sin(a)).toFixed(2)} `;
+    }
+    return d + "Z";
+  };
+  for (const sp of ws) {
+    const [cx, cy] = centre(sp);
+    const o = L.owner(sp.id);
+    const sg = s("g", { class: "mf-space", "data-space": sp.id, "data-symbol": sp.symbol });
+    sg.appendChild(s("path", { d: hex(cx, cy, R - 1), fill: SPACE_TINT[sp.symbol] || "#eee", stroke: "#7a5a2a", "stroke-width": 1.2 }));
+    if (o >= 0) {
+      sg.appendChild(icon(sp.symbol, cx, cy - 11, 6.5, 0.8));
+      sg.appendChild(gem(cx, cy + 4, 11.5, o, ctx));
+    } else {
+      sg.appendChild(icon(sp.symbol, cx, cy - 4, 9.5));
+      sg.appendChild(s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: sp.symbol }));
+      if (sp.symbol === doubled) sg.appendChild(s("text", { x: cx, y: cy - 15.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 800, fill: "#8a1d4a", text: "×2" }));
+    }
+    g.appendChild(placeable(sg, sp.id, ctx, s("path", { class: "hl", d: hex(cx, cy, R - 2.5) })));
+  }
+  // gold stars where three spaces meet: filling the last of the three earns an extra card
+  const byId = {};
+  for (const sp of ws) byId[sp.id] = sp;
+  for (const t of L.lay.workshops.stars) {
+    const pts = t.map((id) => centre(byId[id]));
+    const cx = pts.reduce((a, p) => a + p[0], 0) / 3, cy = pts.reduce((a, p) => a + p[1], 0) / 3;
+    const done = t.every((id) => L.owner(id) >= 0);
+    g.appendChild(s("path", { class: "mf-star", d: starPath(cx, cy, 7.5), fill: "#f2c230", stroke: "#7a5a08", "stroke-width": 1, opacity: done ? 0.35 : 1 }));
+  }
+  svg.appendChild(g);
+}
+
+function houseShape(x, y, w, hgt) {
+  const roof = hgt * 0.3;
+  return `M${x} ${y + roof} L${x + w / 2} ${y} L${x + w} ${y + roof} V${y + hgt} H${x} Z`;
+}
+
+function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
+  const g = panel(x, y, w, hgt, "Houses", "houses", "filled in order");
+  g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.houses, v.bonus_spaces.houses, ctx, false));
+  const info = L.lay.houses;
+  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: `${info.bonus_at_distinct_values} values:` }));
+  const hs = L.byArea.houses;
+  const per = Math.ceil(hs.length / 2);
+  const step = (w - 24) / per, hwid = step - 8, hh = 54;
+  const pos = (i) => {
+    const r = Math.floor(i / per), c = i % per;
+    const col = r % 2 === 0 ? c : per - 1 - c; // snake: left to right, then back
+    return [x + 12 + col * step + 4, y + 36 + r * (hh + 22)];
+  };
+  // the path through the track
+  let d = "";
+  hs.forEach((sp, i) => {
+    const [hx, hy] = pos(i);
+    d += `${i ? "L" : "M"}${hx + hwid / 2} ${hy + hh * 0.62} `;
+  });
+  g.appendChild(s("path", { d, fill: "none", stroke: "#a8b87a", "stroke-width": 5, "stroke-linejoin": "round", "stroke-dasharray": "2 5", "stroke-linecap": "round" }));
+  hs.forEach((sp, i) => {
+    const [hx, hy] = pos(i);
+    const o = L.owner(sp.id);
+    const next = v.houses_next === i;
+    const sg = s("g", { class: "mf-space", "data-space": sp.id, "data-value": sp.value });
+    sg.appendChild(s("path", { d: houseShape(hx, hy, hwid, hh), fill: o >= 0 ? seatFill(o, ctx) : "#fbf5e6", stroke: o >= 0 ? seatStroke(o) : "#6d5a34", "stroke-width": 1.3 }));
+    sg.appendChild(s("rect", { x: hx + hwid / 2 - 3.5, y: hy + hh * 0.17, width: 7, height: 6, fill: "#fff8", stroke: "#6d5a34", "stroke-width": 0.6 }));
+    const cy = hy + hh * 0.66;
+    sg.appendChild(s("circle", { cx: hx + hwid / 2, cy, r: 11, fill: "#fffdf8", stroke: o >= 0 ? seatStroke(o) : "#c9b991", "stroke-width": 1 }));
+    sg.appendChild(s("text", { x: hx + hwid / 2, y: cy + 5.5, "text-anchor": "middle", "font-size": sp.value >= 10 ? 13 : 15, "font-weight": 800, fill: "#3a3020", text: sp.value }));
+    sg.appendChild(s("text", { x: hx + 3, y: hy + hh + 11, "font-size": 8.5, fill: MUTED, text: i + 1 }));
+    if (next && o < 0) sg.appendChild(s("path", { d: houseShape(hx - 2.5, hy - 3, hwid + 5, hh + 5), fill: "none", stroke: "#4d6a1a", "stroke-width": 1.5, "stroke-dasharray": "4 2.5" }));
+    g.appendChild(placeable(sg, sp.id, ctx, s("path", { class: "hl", d: houseShape(hx - 2, hy - 2.5, hwid + 4, hh + 4) })));
+  });
+  // arrows at the start and the turn
+  const [ax, ay] = pos(0);
+  g.appendChild(s("path", { d: `M${ax - 9} ${ay + hh * 0.62 - 4} l6 4 l-6 4`, fill: "none", stroke: "#4d6a1a", "stroke-width": 2 }));
+  const extra = info.extra_card_at_distinct_values.join(" and ");
+  g.appendChild(s("text", { x: x + 12, y: y + hgt - 9, "font-size": 10.5, fill: MUTED, text: `Score the value plus your unbroken run before it · ${extra} different values: extra card` }));
+  svg.appendChild(g);
+}
+
+function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
+  const pts = L.lay.pyramids.level_points;
+  const g = panel(x, y, w, hgt, title, area, `pts ${pts.join("·")}, ×2 on match`, true);
+  const sp = L.byArea[area];
+  const levels = [[], [], []];
+  for (const e of sp) levels[e.level][e.col] = e;
+  const base = levels[0].length;
+  const step = (w - 16) / base, cw = step - 4, chh = 40, dy = 44;
+  const top = y + 32;
+  for (let lv = 0; lv < 3; lv++) {
+    const row = levels[lv];
+    const ry = top + (2 - lv) * dy;
+    const off = x + 8 + (lv * step) / 2 + 2;
+    row.forEach((e, i) => {
+      const cx = off + i * step, o = L.owner(e.id);
+      const sg = s("g", { class: "mf-space", "data-space": e.id, "data-symbol": e.symbol });
+      sg.appendChild(s("rect", { x: cx, y: ry, width: cw, height: chh, rx: 7, fill: SPACE_TINT[e.symbol] || "#eee", stroke: AREA_COLOUR[area], "stroke-width": 1.4 }));
+      if (o >= 0) {
+        sg.appendChild(icon(e.symbol, cx + 9, ry + 9, 6, 0.85));
+        sg.appendChild(gem(cx + cw / 2 + 3, ry + chh / 2 + 2, 12, o, ctx));
+      } else {
+        sg.appendChild(icon(e.symbol, cx + cw / 2, ry + chh / 2 - 1, 11));
+      }
+      sg.appendChild(s("circle", { cx: cx + cw - 7, cy: ry + chh - 7, r: 6.5, fill: "#fffdf8", stroke: AREA_COLOUR[area], "stroke-width": 0.9 }));
+      sg.appendChild(s("text", { x: cx + cw - 7, y: ry + chh - 3.6, "text-anchor": "middle", "font-size": 9.5, "font-weight": 800, fill: "#3a2a30", text: e.value }));
+      g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: cx - 2, y: ry - 2, width: cw + 4, height: chh + 4, rx: 8 })));
+    });
+  }
+  // the area's symbols and level points
+  const syms = L.lay.symbols[area];
+  const ly = top + 2 * dy + chh + 16;
+  syms.forEach((sym, k) => {
+    g.appendChild(icon(sym, x + 18 + k * 58, ly - 4, 7));
+    g.appendChild(s("text", { x: x + 28 + k * 58, y: ly, "font-size": 10.5, fill: INK, text: sym }));
+  });
+  g.appendChild(s("text", { x: x + w - 8, y: ly, "text-anchor": "end", "font-size": 9.5, fill: MUTED, text: "all 3:" }));
+  g.appendChild(bonusRow(x + 8, ly + 8, L.lay.bonus[area], v.bonus_spaces[area], ctx, true));
+  svg.appendChild(g);
+}
+
+function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
+  const g = panel(x, y, w, hgt, "Trade & Harbor", "trade");
+  g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.trade, v.bonus_spaces.trade, ctx, false));
+  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: "all 4 goods:" }));
+  const goods = L.lay.symbols.trade;
+  const tr = L.byArea.trade, hb = L.byArea.harbor;
+  const nRows = Math.max(...tr.map((e) => e.row)) + 1;
+  const colW = 58, cellW = 53, rowH = 27, cellH = 24;
+  const gx = x + 10, hy = y + 30, ry0 = hy + 38;
+  // column headers: good, its name, its value (= diamonds in the column)
+  goods.forEach((good, c) => {
+    const cx = gx + c * colW;
+    const value = tr.filter((e) => e.col === c && L.owner(e.id) >= 0).length;
+    g.appendChild(s("rect", { x: cx, y: hy, width: cellW, height: 34, rx: 5, fill: "#f1dcc0", stroke: "#b8692c", "stroke-width": 1 }));
+    g.appendChild(icon(good, cx + 14, hy + 13, 9.5));
+    g.appendChild(s("circle", { cx: cx + 39, cy: hy + 13, r: 9, fill: value ? "#b8692c" : "#fffaf0", stroke: "#7a3f12", "stroke-width": 1 }));
+    g.appendChild(s("text", { x: cx + 39, y: hy + 17.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: value ? "#fff" : "#7a3f12", text: value }));
+    g.appendChild(s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: good }));
+  });
+  tr.forEach((e) => {
+    const cx = gx + e.col * colW, cy = ry0 + e.row * rowH, o = L.owner(e.id);
+    const sg = s("g", { class: "mf-space", "data-space": e.id, "data-symbol": e.symbol });
+    sg.appendChild(s("rect", { x: cx, y: cy, width: cellW, height: cellH, rx: 5, fill: "#fbf3e4", stroke: "#b8692c", "stroke-width": 1 }));
+    if (o >= 0) {
+      sg.appendChild(icon(e.symbol, cx + 10, cy + cellH / 2, 6.5, 0.7));
+      sg.appendChild(gem(cx + cellW / 2 + 6, cy + cellH / 2 + 1, 10.5, o, ctx));
+    } else sg.appendChild(icon(e.symbol, cx + cellW / 2, cy + cellH / 2, 9, 0.6));
+    g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: cx - 2, y: cy - 2, width: cellW + 4, height: cellH + 4, rx: 6 })));
+  });
+  // fleets beside the trade rows
+  const fx = gx + 4 * colW + 18, shipW = 38;
+  const per = Math.max(...hb.map((e) => e.col)) + 1;
+  const px = fx + per * shipW + 10;
+  g.appendChild(s("text", { x: fx, y: hy + 14, "font-size": 10.5, "font-weight": 700, fill: AREA_COLOUR.harbor, text: `Harbor: ${nRows} fleets` }));
+  g.appendChild(s("text", { x: fx, y: hy + 29, "font-size": 9.5, fill: MUTED, text: "full fleet departs" }));
+  g.appendChild(s("text", { x: px + 4, y: hy + 14, "font-size": 9.5, fill: MUTED, text: "pts per ship" }));
+  g.appendChild(s("text", { x: px + 4, y: hy + 29, "font-size": 9.5, fill: MUTED, text: "(goods in row)" }));
+  const hp = L.lay.harbor.points_by_goods;
+  for (let r = 0; r < nRows; r++) {
+    const cy = ry0 + r * rowH;
+    const fleet = hb.filter((e) => e.row === r);
+    const goodsHere = tr.filter((e) => e.row === r && L.owner(e.id) >= 0).length;
+    const departed = fleet.every((e) => L.owner(e.id) >= 0);
+    g.appendChild(s("path", { d: `M${gx + 4 * colW - 4} ${cy + cellH / 2} H${fx - 3}`, stroke: "#9ab0cf", "stroke-width": 2, "stroke-dasharray": "3 3" }));
+    g.appendChild(s("rect", { x: fx - 3, y: cy - 1.5, width: per * shipW + 2, height: cellH + 3, rx: 6, fill: departed ? "#c9d3e2" : "#dce6f3", stroke: "#35598f", "stroke-width": 1 }));
+    fleet.forEach((e) => {
+      const sx = fx + e.col * shipW, o = L.owner(e.id);
+      const sg = s("g", { class: "mf-space", "data-space": e.id, "data-symbol": "ship" });
+      sg.appendChild(s("rect", { x: sx, y: cy + 1, width: shipW - 4, height: cellH - 2, rx: 4, fill: "#eef3fa", stroke: "#6d89b3", "stroke-width": 0.8 }));
+      if (o >= 0) {
+        sg.appendChild(icon("ship", sx + 9, cy + cellH / 2, 6.5, 0.7));
+        sg.appendChild(gem(sx + shipW / 2 + 3, cy + cellH / 2 + 1, 9.5, o, ctx));
+      } else sg.appendChild(icon("ship", sx + (shipW - 4) / 2, cy + cellH / 2, 9.5));
+      g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: sx - 2, y: cy - 1, width: shipW, height: cellH + 2, rx: 5 })));
+    });
+    g.appendChild(s("text", { x: px + 4, y: cy + 16.5, "font-size": 12.5, "font-weight": 800, fill: departed ? MUTED : "#1d3560", text: departed ? "sailed" : `${hp[goodsHere] ?? 0}` }));
+    if (!departed) g.appendChild(s("text", { x: px + 24, y: cy + 16.5, "font-size": 9.5, fill: MUTED, text: `(${goodsHere})` }));
+  }
+  g.appendChild(s("text", { x: gx, y: y + hgt - 6, "font-size": 9.5, fill: MUTED, text: "good's value = diamonds in its column; every player scores value × own diamonds there" }));
+  svg.appendChild(g);
+}
+
+function drawSeats(svg, y, v, L, ctx) {
+  const n = v.players;
+  const names = ctx.names || [];
+  const gap = 8, pw = (980 - gap * (n - 1)) / n, ph = 58;
+  const shown = (ctx.result && ctx.result.scores) || v.final_scores || v.scores || [];
+  const houses = L.byArea.houses;
+  for (let p = 0; p < n; p++) {
+    const x = 10 + p * (pw + gap);
+    const moving = (ctx.toMove || []).includes(p);
+    const mine = ctx.seat === p;
+    const g = s("g", { class: "mf-seat", "data-seat": p });
+    g.appendChild(s("rect", { x, y, width: pw, height: ph, rx: 9, fill: mine ? "#fffaf0" : "#f1eadb", stroke: moving ? "#ffd24a" : "#0005", "stroke-width": moving ? 3.5 : 1 }));
+    g.appendChild(gem(x + 17, y + 19, 10, p, ctx));
+    const name = (names[p] || `Seat ${p + 1}`) + (mine ? " (you)" : "");
+    const maxChars = Math.floor((pw - 110) / 7.6);
+    g.appendChild(s("text", { x: x + 33, y: y + 22, "font-size": 13.5, "font-weight": 700, fill: "#222", text: name.length > maxChars ? name.slice(0, maxChars - 1) + "…" : name }));
+    const bonus = v.bonus_points?.[p] || 0;
+    const over = !!v.final_scores || !!(ctx.result && ctx.result.scores);
+    g.appendChild(s("text", { x: x + pw - 10, y: y + 26, "text-anchor": "end", "font-size": 22, "font-weight": 800, fill: "#5a4520", text: shown[p] ?? 0 }));
+    const distinct = new Set(houses.filter((e) => L.owner(e.id) === p).map((e) => e.value)).size;
+    const wide = pw >= 300;
+    const bits = wide ? [
+      `diamonds ${v.diamonds?.[p] ?? 0} (+${v.set_aside?.[p] ?? 0} set aside)`,
+      `ship at ${v.ships?.[p] ?? 0}`,
+      `hand ${v.hand_sizes?.[p] ?? 0}${v.picked?.[p] ? " (picked)" : ""}`,
+      `house values ${distinct}`,
+    ] : [
+      `◆ ${v.diamonds?.[p] ?? 0}+${v.set_aside?.[p] ?? 0}`,
+      `ship ${v.ships?.[p] ?? 0}`,
+      `hand ${v.hand_sizes?.[p] ?? 0}${v.picked?.[p] ? "✓" : ""}`,
+    ];
+    if (bonus && !over) bits.push(wide ? `+${bonus} bonus at the end` : `+${bonus} bonus`);
+    if (over && wide) bits.push("final score");
+    g.appendChild(s("text", { x: x + 10, y: y + 49, "font-size": wide ? 10.5 : 10, fill: "#5a5046", text: bits.join(" · ") }));
+    const t = s("title", { text: `${names[p] || `Seat ${p + 1}`}: ${v.diamonds?.[p] ?? 0} diamonds in supply, ${v.set_aside?.[p] ?? 0} set aside; ship on sea space ${v.ships?.[p] ?? 0}; ${v.hand_sizes?.[p] ?? 0} cards in hand${v.picked?.[p] ? " (picked)" : ""}; ${distinct} different house values` });
+    g.appendChild(t);
+    svg.appendChild(g);
+  }
+}
+
+function pill(x, y, w, label, fill) {
+  const g = s("g", { class: "mf-pill" });
+  g.appendChild(s("rect", { x, y, width: w, height: 28, rx: 14, fill, stroke: "#0006" }));
+  g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: w + 4, height: 32, rx: 16 }));
+  g.appendChild(s("text", { x: x + w / 2, y: y + 18.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: "#fff", text: label }));
+  return g;
+}
+
+// ---------------------------------------------------------------------------
 export function render(el, ctx) {
   const v = ctx.view;
-  const board = v.board || {};
-  const names = ctx.names || [];
-  const districts = Object.entries(board);
-  const cell = 26;
-  const perRow = 15;
-  let y = 14;
-  const rows = [];
-  for (const [name, spaces] of districts) {
-    const lines = Math.ceil(spaces.length / perRow);
-    rows.push({ name, spaces, y, lines });
-    y += 22 + lines * (cell + 4) + 8;
-  }
-  const boardH = y;
-  const handY = boardH + 10;
-  const displayRows = Math.max(1, Math.ceil((v.display || []).length / 13));
-  const handShift = (displayRows - 1) * 92;
-  const height = handY + 250 + handShift;
+  const L = layoutOf(v);
+  const display = v.display || [];
+  const dW = 60, dH = 84, dStep = 65, perRow = 15;
+  const dRows = Math.max(1, Math.ceil(display.length / perRow));
+
+  const seaY = 12, topY = 84, midY = 310, seatsY = 540, cardsY = 612, dispY = 778;
+  const height = dispY + 14 + dRows * (dH + 8) + 6;
   const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "millefiori-board", role: "img", "aria-label": "Mille Fiori table" });
   svg.appendChild(patternDefs("cb"));
 
-  // districts (global space index = position in the districts laid end to end)
-  let offset = 0;
-  for (const row of rows) {
-    const g = s("g", { class: "district", "data-district": row.name });
-    const w = 22 + Math.min(perRow, row.spaces.length) * (cell + 4) + 6;
-    g.appendChild(s("rect", { x: 10, y: row.y, width: w, height: 18 + row.lines * (cell + 4) + 6, rx: 10, fill: DISTRICT_TINT[row.name] || "#bbb", opacity: 0.9 }));
-    g.appendChild(s("text", { x: 20, y: row.y + 15, "font-size": 12.5, "font-weight": 700, fill: "#2a2520", text: row.name }));
-    row.spaces.forEach((owner, i) => {
-      const cx = 32 + (i % perRow) * (cell + 4), cy = row.y + 22 + Math.floor(i / perRow) * (cell + 4) + cell / 2;
-      const sg = s("g", { "data-space": offset + i });
-      sg.appendChild(s("circle", { cx, cy, r: cell / 2 - 1, fill: owner >= 0 ? seatFill(owner, ctx) : "#fffaf0", stroke: "#5a4a2a", "stroke-width": 1 }));
-      if (owner >= 0) sg.appendChild(s("path", { d: `M${cx} ${cy - 6} L${cx + 6} ${cy} L${cx} ${cy + 6} L${cx - 6} ${cy} Z`, fill: "#ffffffcc" }));
-      const place = findLegal(ctx.legal, { type: "place", space: offset + i })[0];
-      if (place) {
-        sg.appendChild(s("circle", { class: "hl", cx, cy, r: cell / 2 + 2 }));
-        g.appendChild(clickable(sg, place, ctx.act));
-      } else g.appendChild(sg);
-    });
-    const bonus = (v.bonus_spaces || {})[row.name];
-    if (bonus) {
-      bonus.forEach((owner, k) => {
-        const bx = 10 + w + 14 + k * 30, by = row.y + 22 + cell / 2;
-        g.appendChild(s("rect", { x: bx - 11, y: by - 11, width: 22, height: 22, rx: 4, fill: owner >= 0 ? seatFill(owner, ctx) : "#fffaf0", stroke: "#5a4a2a", transform: `rotate(45 ${bx} ${by})` }));
-      });
-      g.appendChild(s("text", { x: 10 + w + 14 + bonus.length * 30, y: row.y + 22 + cell / 2 + 4, "font-size": 10.5, fill: "#e8e2d2", text: "bonus" }));
-    }
-    svg.appendChild(g);
-    offset += row.spaces.length;
-  }
+  drawSea(svg, 58, seaY, v, L, ctx);
+  drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
+  drawHouses(svg, 504, topY, 486, 216, v, L, ctx);
+  drawPyramid(svg, 10, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
+  drawPyramid(svg, 256, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
+  drawTrade(svg, 504, midY, 486, 222, v, L, ctx);
+  drawSeats(svg, seatsY, v, L, ctx);
 
-  // scores and ships at the right
-  const sx = 690;
-  svg.appendChild(s("text", { x: sx, y: 22, "font-size": 13, fill: "#e8e2d2", text: `round ${v.round} · ${v.draft} draft · deck ${v.deck}` }));
-  if (v.ending) svg.appendChild(s("text", { x: sx, y: 40, "font-size": 12, fill: "#ffd24a", text: "the last round is on" }));
-  const shown = (ctx.result && ctx.result.scores) || v.scores || [];
-  shown.forEach((sc, p) => {
-    const yy = 50 + p * 44;
-    const bonus = v.bonus_points && v.bonus_points[p] ? ` · bonus ${v.bonus_points[p]}` : "";
-    const moving = (ctx.toMove || []).includes(p);
-    svg.appendChild(s("rect", { x: sx, y: yy, width: 300, height: 38, rx: 8, fill: ctx.seat === p ? "#fbf6ea" : "#f1eadb", stroke: moving ? "#ffd24a" : "#0005", "stroke-width": moving ? 3 : 1 }));
-    svg.appendChild(s("circle", { cx: sx + 18, cy: yy + 19, r: 9, fill: seatFill(p, ctx), stroke: "#0006" }));
-    svg.appendChild(s("text", { x: sx + 34, y: yy + 17, "font-size": 13, "font-weight": 700, fill: "#222", text: (names[p] || `Seat ${p + 1}`) + (ctx.seat === p ? " (you)" : "") }));
-    svg.appendChild(s("text", { x: sx + 34, y: yy + 32, "font-size": 10.5, fill: "#7a7268", text: `diamonds ${v.diamonds?.[p] ?? "?"} · ship at ${v.ships?.[p] ?? "?"} · hand ${v.hand_sizes?.[p] ?? "?"}${v.picked?.[p] ? " · picked" : ""}${bonus}` }));
-    svg.appendChild(s("text", { x: sx + 290, y: yy + 26, "text-anchor": "end", "font-size": 20, "font-weight": 800, fill: "#5a4520", text: String(sc) }));
-  });
-
-  // the card in play and its choices
-  const cy0 = 60 + (v.scores || []).length * 44;
-  if (v.card_in_play) {
-    svg.appendChild(s("text", { x: sx, y: cy0 + 12, "font-size": 12, fill: "#e8e2d2", text: v.card_is_extra ? "extra card in play" : "card in play" }));
-    svg.appendChild(cardShape(sx, cy0 + 20, 110, 70, v.card_in_play, ctx));
-  }
+  // the card in play and what to do with it
+  const play = s("g", { id: "mf-play" });
+  play.appendChild(s("text", { x: 12, y: cardsY + 10, "font-size": 12.5, fill: "#e8e2d2", text: v.card_in_play ? (v.card_is_extra ? "extra card in play" : "card in play") : "card in play" }));
+  if (v.card_in_play) play.appendChild(cardFace(12, cardsY + 18, 92, 124, v.card_in_play, L, ctx));
+  else play.appendChild(s("rect", { x: 12, y: cardsY + 18, width: 92, height: 124, rx: 7, fill: "none", stroke: "#ffffff44", "stroke-dasharray": "6 4" }));
   const pills = ctx.legal.filter((e) => e.type === "sail" || e.type === "decline");
   pills.forEach((e, k) => {
-    const px = sx + 124, py = cy0 + 24 + k * 32;
-    const pg = s("g", {}, [
-      s("rect", { x: px, y: py, width: 170, height: 26, rx: 13, fill: e.type === "sail" ? "#2f6f8b" : "#666" }),
-      s("rect", { class: "hl", x: px - 2, y: py - 2, width: 174, height: 30, rx: 15 }),
-      s("text", { x: px + 85, y: py + 17, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#fff", text: e.type === "sail" ? "sail your ship" : "decline the extra card" }),
-    ]);
-    svg.appendChild(clickable(pg, e, ctx.act));
+    const wheelNo = v.card_in_play ? String(v.card_in_play).split("-").pop() : "";
+    const label = e.type === "sail" ? `sail your ship ${wheelNo ? "+" + wheelNo : ""}`.trim() : "decline the extra card";
+    play.appendChild(clickable(pill(114, cardsY + 24 + k * 38, 168, label, e.type === "sail" ? "#2b5f86" : "#6a625a"), e, ctx.act));
   });
-
-  // display (extra cards) and hand (picks)
-  svg.appendChild(s("text", { x: 12, y: handY + 12, "font-size": 13, fill: "#e8e2d2", text: `display (${(v.display || []).length})` }));
-  (v.display || []).forEach((card, k) => {
-    const x = 12 + (k % 13) * 74, yy = handY + 20 + Math.floor(k / 13) * 92;
-    const extra = findLegal(ctx.legal, { type: "extra", card })[0];
-    const cg = cardShape(x, yy, 68, 84, card, ctx, extra ? districtOf(extra) : "");
-    if (extra) {
-      cg.appendChild(s("rect", { class: "hl", x: x - 2, y: yy - 2, width: 72, height: 88, rx: 8 }));
-      svg.appendChild(clickable(cg, extra, ctx.act));
-    } else svg.appendChild(cg);
-  });
-  if (v.hand) {
-    svg.appendChild(s("text", { x: 12, y: handY + 128 + handShift, "font-size": 13, fill: "#e8e2d2", text: "your hand" + (v.pick ? ` · picked ${v.pick}` : "") }));
-    v.hand.forEach((card, k) => {
-      const x = 12 + k * 104, yy = handY + 136 + handShift;
-      const pick = findLegal(ctx.legal, { type: "pick", card })[0];
-      const cg = cardShape(x, yy, 96, 100, card, ctx, pick ? districtOf(pick) : "");
-      if (v.pick === card) cg.appendChild(s("rect", { x: x - 3, y: yy - 3, width: 102, height: 106, rx: 9, fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "5 3" }));
-      if (pick) {
-        cg.appendChild(s("rect", { class: "hl", x: x - 2, y: yy - 2, width: 100, height: 104, rx: 8 }));
-        svg.appendChild(clickable(cg, pick, ctx.act));
-      } else svg.appendChild(cg);
-    });
+  if (!pills.length && v.card_in_play && ctx.legal.some((e) => e.type === "place")) {
+    play.appendChild(s("text", { x: 114, y: cardsY + 40, "font-size": 11, fill: "#f4e7b8", text: "place a diamond on a" }));
+    play.appendChild(s("text", { x: 114, y: cardsY + 55, "font-size": 11, fill: "#f4e7b8", text: "highlighted space" }));
   }
+  if (v.extra_cards_pending) play.appendChild(s("text", { x: 114, y: cardsY + 128, "font-size": 11, fill: "#ffd24a", text: `extra cards to play: ${v.extra_cards_pending}` }));
+  svg.appendChild(play);
+
+  // your hand (picks)
+  const hx0 = 292;
+  if (v.hand) {
+    const hand = s("g", { id: "mf-hand" });
+    hand.appendChild(s("text", { x: hx0, y: cardsY + 10, "font-size": 12.5, fill: "#e8e2d2", text: "your hand" + (v.pick ? " · your pick is set aside until you play it" : "") }));
+    const cards = v.pick ? [...v.hand, v.pick] : v.hand;
+    cards.forEach((card, k) => {
+      const x = hx0 + k * 98, yy = cardsY + 18;
+      const isPick = v.pick && k === cards.length - 1;
+      const pick = findLegal(ctx.legal, { type: "pick", card })[0];
+      const cg = cardFace(x, yy, 90, 124, card, L, ctx, { note: isPick ? "picked" : "" });
+      if (isPick) cg.appendChild(s("rect", { x: x - 3, y: yy - 3, width: 96, height: 130, rx: 9, fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "5 3" }));
+      if (pick) {
+        cg.appendChild(s("rect", { class: "hl", x: x - 2, y: yy - 2, width: 94, height: 128, rx: 8 }));
+        hand.appendChild(clickable(cg, pick, ctx.act));
+      } else hand.appendChild(cg);
+    });
+    svg.appendChild(hand);
+  }
+
+  // round information
+  const ix = 790;
+  const info = [
+    `round ${v.round} · pass ${Math.min((v.plays_done ?? 0) + 1, v.plays_per_round ?? 1)} of ${v.plays_per_round ?? "?"}`,
+    `${v.draft} draft`,
+    `deck ${v.deck} · display ${display.length}`,
+    `start player: ${(ctx.names || [])[v.start_player] || `Seat ${(v.start_player ?? 0) + 1}`}`,
+  ];
+  if (ctx.over || v.phase === "over") info.push("the game is over");
+  else if (v.ending) info.push("the last round is on");
+  info.forEach((line, k) => svg.appendChild(s("text", { x: ix, y: cardsY + 30 + k * 19, "font-size": 12, fill: k === 4 ? "#ffd24a" : "#e8e2d2", text: line })));
+
+  // the display (extra cards)
+  const disp = s("g", { id: "mf-display" });
+  const canExtra = ctx.legal.some((e) => e.type === "extra");
+  disp.appendChild(s("text", { x: 12, y: dispY + 4, "font-size": 12.5, fill: "#e8e2d2", text: `display (${display.length})` + (canExtra ? " · choose your extra card" : display.length ? "" : ` · empty: ${L.lay.empty_display_points} points instead of an extra card`) }));
+  display.forEach((card, k) => {
+    const x = 12 + (k % perRow) * dStep, yy = dispY + 12 + Math.floor(k / perRow) * (dH + 8);
+    const extra = findLegal(ctx.legal, { type: "extra", card })[0];
+    const cg = cardFace(x, yy, dW, dH, card, L, ctx);
+    if (extra) {
+      cg.appendChild(s("rect", { class: "hl", x: x - 2, y: yy - 2, width: dW + 4, height: dH + 4, rx: 8 }));
+      disp.appendChild(clickable(cg, extra, ctx.act));
+    } else disp.appendChild(cg);
+  });
+  svg.appendChild(disp);
+
   el.replaceChildren(svg);
 }
