@@ -69,7 +69,7 @@ def test_actions_never_500(client, table, body):
     assert after == before + (1 if r.status_code == 200 else 0)
 
 
-@pytest.mark.parametrize("token", ["\x80", "é" * 40, "\udcff", ""])
+@pytest.mark.parametrize("token", ["\x80", "é" * 40, "ab\u0000", ""])
 def test_non_ascii_tokens_are_refused_not_500(client, table, token):
     tid, _ = table
     r = client.post(f"/api/tables/{tid}/actions", json={"token": token, "version": 0, "action": {"type": "pick"}})

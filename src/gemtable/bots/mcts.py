@@ -13,6 +13,11 @@ visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
   seat of the group picks from its own statistics at that node, blind to the others'
   picks of the same round; the child is keyed by the joint pick.
 * Multi-step turns need nothing special: each step is a decision of the same seat.
+* Progressive bias (``prior=k``, on by default): the first time a seat decides at a
+  node, each of its actions starts with k virtual visits worth its one-ply heuristic
+  value (what the greedy bot sees), so the search starts from greedy's ranking and
+  opponents' replies are tried best-first (``prior_all=0``: at the root only;
+  ``prior=0``: off, untried actions are then tried first in random order).
 * Rollout: uniformly random decisions, cut off after ``rollout`` decisions (``-1``:
   play to the end) and judged with the game's heuristic (estimated final scores;
   the current scores for a game without one), turned into a reward in [0, 1] per
@@ -21,10 +26,15 @@ visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
 * Budget: ``iterations`` per move (deterministic given the seed), or ``seconds``
   per move (wall clock: not reproducible); with both, whichever ends first.
 
-Parameters: ``iterations`` (default 400), ``seconds``, ``c`` (exploration, 0.7),
-``rollout`` (cut-off, default 8; -1 = to the end), ``sharpness`` (logistic slope of
+Parameters: ``iterations`` (default 400), ``seconds``, ``c`` (exploration, 0.3),
+``rollout`` (cut-off, default 4; -1 = to the end), ``sharpness`` (logistic slope of
 the heuristic margin, default 10), ``margin_weight`` (share of the reward given to the
-final score margin at the end of a game, default 0.1).
+final score margin at the end of a game, default 0.1), ``prior`` (virtual visits,
+default 10), ``prior_all`` (1: every node, the default; 0: the root only).
+
+The defaults were chosen on 2-player games against ``greedy`` at 200 iterations
+(Glassworks, 40 games each): plain UCT (c=0.7, rollout 8, no prior) 55 % of wins
+over 200 games; prior at the root only 68–70 %; prior everywhere 80–83 %.
 """
 
 from __future__ import annotations
@@ -41,9 +51,10 @@ _N, _W, _A = 0, 1, 2
 
 
 class _Node:
-    __slots__ = ("stats", "children")
+    __slots__ = ("stats", "children", "seeded")
 
     def __init__(self) -> None:
+        self.seeded = 0  # bit mask of the seats whose statistics got the prior
         # (seat, action id) -> [visits, total reward of that seat, availability]
         self.stats: dict[tuple[int, int], list] = {}
         # key of one decision, or a tuple of keys for a simultaneous round -> child
@@ -55,7 +66,8 @@ class MctsBot(Bot):
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
         check_params(
-            self.name, params, ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight")
+            self.name, params,
+            ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all"),
         )
         super().__init__(seed, **params)
         self.seconds = float(params["seconds"]) if "seconds" in params else None
@@ -66,11 +78,16 @@ class MctsBot(Bot):
             raise ValueError("mcts: iterations must be at least 1")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError("mcts: seconds must be positive")
-        self.c = float(params.get("c", 0.7))
-        self.rollout = int(params.get("rollout", 8))
+        self.c = float(params.get("c", 0.3))
+        self.rollout = int(params.get("rollout", 4))
         self.sharpness = float(params.get("sharpness", 10.0))
         self.margin_weight = float(params.get("margin_weight", 0.1))
+        self.prior = float(params.get("prior", 10))
+        if self.prior < 0:
+            raise ValueError("mcts: prior must be 0 or more")
+        self.prior_all = bool(int(params.get("prior_all", 1)))
         self.last_iterations = 0  # iterations run for the last move (for reports)
+        self.last_root: _Node | None = None  # the last search tree (for inspection)
 
     # -- the decision ---------------------------------------------------------
     def choose(self, state: State, player: int) -> Action:
@@ -81,6 +98,8 @@ class MctsBot(Bot):
             self.last_iterations = 0
             return actions[0]
         root = _Node()
+        if self.prior:
+            self._seed_root(root, state, player, actions)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -91,6 +110,7 @@ class MctsBot(Bot):
             self._iterate(root, state.determinize(player, self.rng.spawn()))
             done += 1
         self.last_iterations = done
+        self.last_root = root
         best, best_key = None, None
         for action in actions:
             st = root.stats.get((player, action.id))
@@ -100,6 +120,22 @@ class MctsBot(Bot):
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best if best is not None else actions[0]
+
+    def _seed_root(self, root: _Node, state: State, player: int, actions: list[Action]) -> None:
+        """Progressive bias: each root action starts with ``prior`` virtual visits
+        worth its one-ply heuristic value (as the greedy bot sees it) on one
+        determinization, so the search starts from greedy's ranking."""
+        self._seed(root, state.determinize(player, self.rng.spawn()), player, actions)
+
+    def _seed(self, node: _Node, det: State, player: int, actions: list[Action]) -> None:
+        k = self.prior
+        for action in actions:
+            child = det.clone()
+            child.step(player, action)
+            value = self._evaluate(child)[player]
+            if (player, action.id) not in node.stats:
+                node.stats[(player, action.id)] = [k, k * value, k]
+        node.seeded |= 1 << player
 
     # -- one iteration ---------------------------------------------------------
     def _iterate(self, root: _Node, state: State) -> None:
@@ -141,6 +177,9 @@ class MctsBot(Bot):
     def _select(self, node: _Node, state: State, p: int) -> tuple[tuple[int, int], bool]:
         """UCB choice of seat ``p`` at ``node``; (key, whether an untried action was picked)."""
         stats = node.stats
+        if self.prior and self.prior_all and not node.seeded >> p & 1:
+            # progressive bias everywhere: seed a node's seat on its first visit
+            self._seed(node, state, p, state.legal_actions(p))
         untried = []
         best_key, best_value = None, -math.inf
         c = self.c
@@ -168,13 +207,17 @@ class MctsBot(Bot):
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         steps = 0
-        limit = self.rollout
-        while not state.is_over() and (limit < 0 or steps < limit):
+        limit = self.rollout if self.rollout >= 0 else int(state.game.extra.get("max_steps", 20_000))
+        while not state.is_over() and steps < limit:
             movers = state.to_move()
             p = movers[0]
             acts = state.legal_actions(p)
             state.step(p, acts[rng.below(len(acts))])
             steps += 1
+        return self._evaluate(state)
+
+    def _evaluate(self, state: State) -> list[float]:
+        """Reward in [0, 1] per seat: the result if the game is over, else the heuristic."""
         n = state.num_players
         if state.is_over():
             returns = state.returns()
