@@ -147,7 +147,7 @@ def play(
                 specs.append(cycle[k % len(cycle)])
                 k += 1
         match = Match(game.id, players, seed, options, meta={"human_seat": me, "bots": specs})
-    names = [(f"Seat {p + 1} (you)" if p == me else f"{specs[p].capitalize()} ({p + 1})") for p in range(match.num_players)]
+    names = [(f"Seat {p + 1}" if p == me else f"{specs[p].capitalize()} ({p + 1})") for p in range(match.num_players)]
     match.meta["names"] = names
     try:
         bot_objs = {p: make_bot(specs[p], seed=match.seed * 31 + p) for p in range(match.num_players) if p != me}
