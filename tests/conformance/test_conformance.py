@@ -131,6 +131,11 @@ def _deep_game(game, n, opts, seed):
                     assert game.observation(det, p) == obs
             if canonical(det.to_json()) != before:
                 differed += 1
+                # determinize depends only on what p sees and the rng (never on the hidden truth)
+                key = rng.next64()
+                again = det.determinize(p, Rng(key))
+                assert canonical(again.to_json()) == canonical(state.determinize(p, Rng(key)).to_json()), (
+                    f"determinize({p}) depends on the hidden state, not only on the view and the rng")
             assert canonical(state.to_json()) == before, "determinize changed the real state"
 
         p = movers[rng.below(len(movers))]

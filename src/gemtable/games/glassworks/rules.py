@@ -754,6 +754,7 @@ class GlassworksState(State):
     def determinize(self, player: int | None, rng: Rng) -> "GlassworksState":
         # Everything is public except the order of the bag (the next blind draws).
         s = self.clone()
+        s.bag.sort()  # canonical order: the result depends on the view and rng only
         rng.shuffle(s.bag)
         s.rng = rng.spawn()
         return s

@@ -766,7 +766,7 @@ class MilleFioriState(State):
             if self._known(player, q):
                 # the viewer knows hand + pick together, not which one was picked
                 if s.picks[q] >= 0:
-                    cards = s.hands[q] + [s.picks[q]]
+                    cards = sorted(s.hands[q] + [s.picks[q]])  # canonical: independent of the real pick
                     i = rng.below(len(cards))
                     s.picks[q] = cards.pop(i)
                     cards.sort()
@@ -776,6 +776,7 @@ class MilleFioriState(State):
             pool.extend(s.hands[q])
             if s.picks[q] >= 0:
                 pool.append(s.picks[q])
+        pool.sort()  # canonical order: the result depends on the view and rng only
         rng.shuffle(pool)
         nd = len(s.deck)
         s.deck = pool[:nd]

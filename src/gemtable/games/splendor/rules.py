@@ -539,6 +539,7 @@ class SplendorState(State):
                     if LEVEL[cid] == level and s.blind[q] >> cid & 1:
                         slots.append((q, i))
                         pool.append(cid)
+            pool.sort()  # canonical order: the result depends on the view and rng only
             rng.shuffle(pool)
             for q, i in slots:  # clear every old hidden bit first: cards may swap seats
                 s.blind[q] &= ~(1 << s.res[q][i])
