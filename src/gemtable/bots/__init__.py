@@ -1,6 +1,15 @@
 """Bots: they see a seat's information only (search goes through determinize)."""
 
-from .base import BOT_KINDS, LEVELS, Bot, make_bot, parse_spec, register_bot, split_specs
-from . import greedy as _greedy, mcts as _mcts  # noqa: E402,F401  (register themselves)
+from . import greedy as _greedy  # noqa: F401  (register themselves)
+from . import mcts as _mcts  # noqa: F401
+from .base import (
+    BOT_KINDS,
+    LEVELS,
+    Bot,
+    make_bot,
+    parse_spec,
+    register_bot,
+    split_specs,
+)
 
-__all__ = ["Bot", "BOT_KINDS", "LEVELS", "make_bot", "parse_spec", "register_bot", "split_specs"]
+__all__ = ["BOT_KINDS", "LEVELS", "Bot", "make_bot", "parse_spec", "register_bot", "split_specs"]

@@ -51,7 +51,7 @@ _N, _W, _A = 0, 1, 2
 
 
 class _Node:
-    __slots__ = ("stats", "children", "seeded")
+    __slots__ = ("children", "seeded", "stats")
 
     def __init__(self) -> None:
         self.seeded = 0  # bit mask of the seats whose statistics got the prior

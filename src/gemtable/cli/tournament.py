@@ -1,0 +1,64 @@
+"""``gemtable tournament``: bots against each other with seat rotation, ratings and plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from .simulate import bot_list, guarded, parse_options, run_with_progress
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def tournament(
+        game: str = typer.Argument(..., help="Game id (see `gemtable games`)."),
+        bots: list[str] = typer.Option(..., "--bots", "-b",
+                                       help="Entrants, comma separated or repeated: "
+                                            "random,greedy,mcts:iterations=400"),
+        n: int = typer.Option(100, "-n", "--games", min=1, help="Games per pairing (lineup)."),
+        players: int = typer.Option(2, "--players", "-p", help="Seats per game."),
+        jobs: int | None = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores)."),
+        seed: int = typer.Option(0, "--seed", help="Tournament seed (deals derive from it)."),
+        backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
+        address: str | None = typer.Option(None, "--address", help="Ray cluster address, e.g. ray://host:10001."),
+        out: Path | None = typer.Option(None, "--out", help="Per-game rows to .csv (+ .summary.csv) or .json."),
+        plots: Path | None = typer.Option(None, "--plots", help="Folder for PNG plots."),
+        option: list[str] = typer.Option([], "--option", "-o", help="Game option name=value (repeatable)."),
+    ) -> None:
+        """Round robin between bots: N games per lineup, seats rotated, deals shared per rotation."""
+        from rich.console import Console
+
+        from gemtable.analysis import resolve_game, tournament_specs, tournament_summary
+        from gemtable.analysis.output import write_results
+        from gemtable.analysis.summary import tournament_tables
+
+        g = guarded(lambda: resolve_game(game))
+        entrants = bot_list(bots)
+        opts = parse_options(option)
+
+        def build():
+            from gemtable.bots import make_bot
+
+            for spec in set(entrants):
+                make_bot(spec)
+            return tournament_specs(game, entrants, n, players, seed, opts)
+
+        specs = guarded(build)
+        result = run_with_progress(specs, jobs, backend, address, f"{g.id} tournament")
+        summary = tournament_summary(result.rows, result.timing)
+        summary.update({"game": g.id, "players": players, "seed": seed, "options": opts,
+                        "entrants": entrants, "games_per_pairing": n, "seconds": result.seconds})
+        console = Console()
+        title = f"{g.title}: {len(specs)} games ({n} per lineup), {players} players, seed {seed}"
+        for table in tournament_tables(summary, title):
+            console.print(table)
+        console.print(f"{len(specs)} games in {result.seconds:.1f} s ({result.backend}, {result.jobs} jobs)")
+        if out is not None:
+            for path in guarded(lambda: write_results(out, result.rows, summary)):
+                console.print(f"wrote {path}")
+        if plots is not None:
+            from gemtable.analysis.plots import tournament_plots
+
+            for path in tournament_plots(result.rows, summary, plots, g.title):
+                console.print(f"wrote {path}")
