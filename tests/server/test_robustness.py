@@ -7,12 +7,10 @@ import threading
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gemtable.games.registry import all_games
-from gemtable.server import create_app
 
 from .conftest import create
 

@@ -9,7 +9,6 @@ events with ``only``/``public`` and private views.
 
 from __future__ import annotations
 
-from typing import Any
 
 from gemtable.core import ActionSpace, Game, Rng, State
 

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, OptionError
 from .rng import Rng
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 Event = dict[str, Any]
 """What happened, as a JSON dict with at least ``type`` and ``text``.

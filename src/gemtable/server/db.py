@@ -20,7 +20,6 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
-    Text,
     create_engine,
     event,
     select,

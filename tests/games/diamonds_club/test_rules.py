@@ -107,7 +107,6 @@ def test_market_is_reshuffled_and_randomly_turned():
     assert len(seen_sets) > 5
     # a new round sets out a new market
     s = new(2, 1)
-    first = [list(x) for x in s.strips]
     all_pass_buy(s)
     while s.phase != R.BUY:
         s.apply(mover(s), s.legal_actions(mover(s))[-1])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .rules import (
     CAPACITY, COLOUR_OF, GATHER, NCOL, NROW, ORDER, OVER, OVERFLOW, ROW_TRACK,
-    GlassworksState, score_of,
+    GlassworksState, row_runs, score_of,
 )
 
 SATCHEL_PIECE = 1.5  # a piece in the satchel: one more placement, hence one more gather
@@ -47,13 +47,7 @@ def _add_colours(colcol: list[int], heights: list[int], colours) -> int:
 
 def _glassworks_value(colcol: list[int], heights: list[int], overflow: int) -> float:
     value = float(score_of(heights, overflow))
-    for h in range(1, NROW + 1):
-        run = 0
-        for height in heights:
-            if height >= h:
-                run += 1
-            else:
-                break
+    for h, run in enumerate(row_runs(heights), 1):
         if run < NCOL and (run > 0 or h == 1):
             value += ROW_POTENTIAL * (ROW_TRACK[run + 1] - ROW_TRACK[run])
     return value

@@ -184,9 +184,9 @@ def _insert(items: tuple[int, ...], codes) -> tuple[int, ...]:
     return tuple(sorted(items + tuple(codes)))
 
 
-def row_points(heights) -> int:
-    """Row-track points of a glassworks given its column heights (left to right)."""
-    total = 0
+def row_runs(heights) -> list[int]:
+    """For each row from the bottom, how many columns from the left reach it unbroken."""
+    runs = []
     for h in range(1, NROW + 1):
         run = 0
         for height in heights:
@@ -194,8 +194,13 @@ def row_points(heights) -> int:
                 run += 1
             else:
                 break
-        total += ROW_TRACK[run]
-    return total
+        runs.append(run)
+    return runs
+
+
+def row_points(heights) -> int:
+    """Row-track points of a glassworks given its column heights (left to right)."""
+    return sum(ROW_TRACK[run] for run in row_runs(heights))
 
 
 def column_points(heights) -> int:

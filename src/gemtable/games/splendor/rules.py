@@ -448,7 +448,7 @@ class SplendorState(State):
             return "Buying: first choose how to pay for the card you are buying."
         if phase == MAIN and code in (T_RETURN, T_NOBLE, T_PAY):
             return "That step only follows another action; now take gems, reserve or buy."
-        o, b = player * 6, player * 5
+        o = player * 6
         if code == T_TAKE:
             empty = [COLOURS[c] for c in arg if self.bank[c] == 0]
             if empty:
