@@ -3,7 +3,7 @@
 from gemtable.bots import make_bot
 from gemtable.bots.mcts import MctsBot
 
-from .toygame import BANK, BID, GAME, GAME_NO_HEURISTIC
+from .toygame import BANK, BID, DRAW, GAME, GAME_NO_HEURISTIC
 
 
 def _bid_state():
@@ -49,6 +49,21 @@ def test_simultaneous_picks_use_decoupled_statistics():
     assert n0 == n1 == 80
 
 
+def test_a_secret_pick_already_made_is_chosen_again_in_the_search():
+    """Seat 0 has bid; seat 1 cannot see the bid, so its search lets seat 0 choose
+    (with statistics) instead of fixing one random sample of that bid."""
+    s = _bid_state()
+    s.step(0, s.legal_actions(0)[0])
+    assert s.to_move() == (1,)
+    bot = make_bot("mcts:iterations=80,prior=0", seed=2)
+    bot.choose(s, 1)
+    root = bot.last_root
+    n0 = sum(st[0] for (p, _), st in root.stats.items() if p == 0)
+    n1 = sum(st[0] for (p, _), st in root.stats.items() if p == 1)
+    assert n0 == n1 == 80
+    assert len({a for (p, a) in root.stats if p == 0}) > 1
+
+
 def test_a_forced_move_costs_no_search():
     s = GAME.new(2, 1)
     s.winner, s.pile = 0, []
@@ -87,16 +102,15 @@ def test_mcts_beats_random_and_greedy_on_the_toy_game():
 
 def test_prior_seeds_the_root_with_the_one_ply_heuristic():
     s = GAME_NO_HEURISTIC.new(2, 3)
-    s.hands = [[3, 10], [1, 2, 5]]
-    s.prize = 8
-    s.bids = [0, 5]
+    s.winner = 0  # seat 0 won the round: draw a card or bank a point
+    assert s.legal_actions(0) == [DRAW, BANK]
     bot = make_bot("mcts:iterations=1,prior=4", seed=2)
     bot.choose(s, 0)
     stats = bot.last_root.stats
     seeded = {a.id: stats[(0, a.id)] for a in s.legal_actions(0)}
     assert sum(st[0] for st in seeded.values()) == 4 * 2 + 1  # virtual visits + one iteration
-    # the winning bid starts with the better value
-    assert seeded[BID[10].id][1] / seeded[BID[10].id][0] > seeded[BID[3].id][1] / seeded[BID[3].id][0]
+    # banking scores now: without a heuristic, the current score is what the prior sees
+    assert seeded[BANK.id][1] / seeded[BANK.id][0] > seeded[DRAW.id][1] / seeded[DRAW.id][0]
 
 
 def test_prior_everywhere_seeds_every_visited_node_once():

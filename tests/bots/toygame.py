@@ -170,6 +170,15 @@ class ToyState(State):
         s.rng = rng.spawn()
         return s
 
+    def search_determinization(self, player, rng: Rng) -> ToyState:
+        s = self.determinize(player, rng)
+        for q in range(s.num_players):
+            if q != player and s.bids[q]:  # an unrevealed bid: that seat bids again
+                s.hands[q].append(s.bids[q])
+                s.hands[q].sort()
+                s.bids[q] = 0
+        return s
+
     def to_json(self) -> dict[str, Any]:
         return {"hands": self.hands, "bids": self.bids, "pile": self.pile, "prizes": self.prizes,
                 "prize": self.prize, "points": self.points, "winner": self.winner,

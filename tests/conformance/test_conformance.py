@@ -137,6 +137,17 @@ def _deep_game(game, n, opts, seed):
                 assert canonical(again.to_json()) == canonical(state.determinize(p, Rng(key)).to_json()), (
                     f"determinize({p}) depends on the hidden state, not only on the view and the rng")
             assert canonical(state.to_json()) == before, "determinize changed the real state"
+            if p is not None and p in movers:
+                # the search determinization: the same components, p still to decide with the
+                # same choices, and again a function of p's view and the rng only
+                key = rng.next64()
+                sd = state.search_determinization(p, Rng(key))
+                assert sd.component_counts() == state.component_counts()
+                assert p in sd.to_move() and set(movers) <= set(sd.to_move())
+                assert [a.id for a in sd.legal_actions(p)] == [a.id for a in state.legal_actions(p)]
+                assert canonical(det.search_determinization(p, Rng(key)).to_json()) == canonical(sd.to_json()), (
+                    f"search_determinization({p}) depends on the hidden state")
+                assert canonical(state.to_json()) == before, "search_determinization changed the real state"
 
         p = movers[rng.below(len(movers))]
         acts = state.legal_actions(p)

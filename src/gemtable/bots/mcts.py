@@ -1,8 +1,10 @@
 """``mcts``: information-set Monte Carlo tree search (single-observer ISMCTS).
 
 Every iteration starts from a fresh *determinization* of the root:
-``state.determinize(player, rng)`` re-samples everything the bot's seat cannot see,
-so the search never reads the real hidden state.  All determinizations share one
+``state.search_determinization(player, rng)`` re-samples everything the bot's seat
+cannot see, so the search never reads the real hidden state; secret simultaneous
+picks that other seats already made are taken back, so they choose again in the
+tree (by their own statistics) rather than being fixed at a random sample.  All determinizations share one
 tree (statistics are reused across them): edges are keyed by (seat, action), and
 UCB uses *availability* counts (how often an action was legal when its node was
 visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
@@ -107,7 +109,7 @@ class MctsBot(Bot):
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, state.determinize(player, self.rng.spawn()))
+            self._iterate(root, state.search_determinization(player, self.rng.spawn()))
             done += 1
         self.last_iterations = done
         self.last_root = root
@@ -125,7 +127,7 @@ class MctsBot(Bot):
         """Progressive bias: each root action starts with ``prior`` virtual visits
         worth its one-ply heuristic value (as the greedy bot sees it) on one
         determinization, so the search starts from greedy's ranking."""
-        self._seed(root, state.determinize(player, self.rng.spawn()), player, actions)
+        self._seed(root, state.search_determinization(player, self.rng.spawn()), player, actions)
 
     def _seed(self, node: _Node, det: State, player: int, actions: list[Action]) -> None:
         k = self.prior

@@ -262,6 +262,18 @@ class State:
         """A full state consistent with view(player), hidden parts re-sampled with rng."""
         raise NotImplementedError  # pragma: no cover - abstract
 
+    def search_determinization(self, player: int, rng: Rng) -> "State":
+        """A determinization for search: like ``determinize(player, rng)``, but secret
+        simultaneous choices that other seats have already made and ``player`` cannot
+        see are taken back, so those seats are to move again.
+
+        A search then lets them choose (by their own statistics) instead of treating a
+        random sample of their choice as settled.  Its view can differ from
+        ``view(player)`` (more seats to move); it still depends only on that view and
+        the rng.  Games without simultaneous secret choices need not override this.
+        """
+        return self.determinize(player, rng)
+
     def component_counts(self) -> dict[str, int]:
         """Totals of every physical component; constant over a whole game."""
         raise NotImplementedError  # pragma: no cover - abstract

@@ -742,3 +742,17 @@ def test_events_are_logged_with_seat_placeholders():
     events += s.apply(0, s.legal_actions(0)[0])
     assert events and all("{P0}" in e["text"] for e in events if e.get("player") == 0)
     json.dumps(events)
+
+
+def test_search_determinization_takes_back_unrevealed_picks():
+    """For search, a pick another seat made in secret is taken back (it picks again)."""
+    s = GAME.new(2, 3)
+    s.step(0, s.legal_actions(0)[0])
+    assert s.to_move() == (1,)
+    sd = s.search_determinization(1, Rng(4))
+    assert sd.to_move() == (0, 1)
+    assert sd.picks == [-1, -1] and len(sd.hands[0]) == 5
+    assert sd.hands[1] == s.hands[1] and sd.component_counts() == s.component_counts()
+    # once everybody has picked, cards are being played: nothing is taken back
+    s.step(1, s.legal_actions(1)[0])
+    assert s.search_determinization(1, Rng(4)).to_move() == s.to_move()

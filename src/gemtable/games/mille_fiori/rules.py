@@ -791,6 +791,18 @@ class MilleFioriState(State):
         s.rng = rng.spawn()
         return s
 
+    def search_determinization(self, player: int, rng: Rng) -> "MilleFioriState":
+        """During a simultaneous pick, the other seats' unrevealed picks go back to
+        their hands: for a search they are still to choose."""
+        s = self.determinize(player, rng)
+        if s.phase == PICKING:
+            for q in range(s.num_players):
+                if q != player and s.picks[q] >= 0:
+                    s.hands[q].append(s.picks[q])
+                    s.hands[q].sort()
+                    s.picks[q] = -1
+        return s
+
     def component_counts(self) -> dict[str, int]:
         n = self.num_players
         cards = len(self.deck) + len(self.display) + len(self.discard) + sum(len(h) for h in self.hands)
