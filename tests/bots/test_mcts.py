@@ -124,3 +124,26 @@ def test_prior_everywhere_seeds_every_visited_node_once():
     # the bot's own actions all start with the virtual visits (the rival's legal bids
     # vary with the determinization: ones first seen later start from zero)
     assert all(st[0] >= 2 for (p, _), st in root.stats.items() if p == 0)
+
+
+def test_rollouts_follow_the_games_rollout_policy_and_length():
+    import dataclasses
+
+    calls = []
+
+    def first_action(state, player, rng):
+        calls.append(player)
+        return state.legal_actions(player)[0]
+
+    game = dataclasses.replace(GAME, rollout_policy=first_action, extra={"rollout_length": 1})
+    s = game.new(2, 3)
+    bot = make_bot("mcts:iterations=20", seed=1)
+    assert bot.choose(s, 0) in s.legal_actions(0)
+    # playout moves came from the policy, at most the game's 1 per iteration
+    assert 0 < len(calls) <= 20 and set(calls) <= {0, 1}
+    calls.clear()
+    make_bot("mcts:iterations=20,rollout=3", seed=1).choose(s, 0)
+    assert len(calls) > 20  # an explicit cut-off overrides the game's
+    calls.clear()
+    make_bot("mcts:iterations=20,rollout=3,policy=0", seed=1).choose(s, 0)
+    assert calls == []  # policy=0: uniformly random playouts

@@ -103,6 +103,9 @@ def _deep_game(game, n, opts, seed):
                 assert game.action_from_json(json.loads(json.dumps(action.to_json()))) is action
             # illegal ones are refused with a reason and leave the state untouched
             legal_ids = {a.id for a in legal}
+            if game.rollout_policy is not None:  # the playout policy moves legally, touching nothing
+                assert game.rollout_policy(state, p, Rng(rng.next64())).id in legal_ids
+                assert canonical(state.to_json()) == before, "rollout_policy changed the state"
             for _ in range(5):
                 action = game.actions[rng.below(len(game.actions))]
                 if action.id in legal_ids:

@@ -20,19 +20,24 @@ visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
   value (what the greedy bot sees), so the search starts from greedy's ranking and
   opponents' replies are tried best-first (``prior_all=0``: at the root only;
   ``prior=0``: off, untried actions are then tried first in random order).
-* Rollout: uniformly random decisions, cut off after ``rollout`` decisions (``-1``:
-  play to the end) and judged with the game's heuristic (estimated final scores;
-  the current scores for a game without one), turned into a reward in [0, 1] per
-  seat with a logistic of the relative margin over the best opponent.  A finished
-  game is worth its real result (1 shared among the winners).
+* Rollout: moves from the game's ``rollout_policy`` (a cheap plausible move) where
+  the game has one and ``policy=1``, else uniformly random; cut off after ``rollout``
+  decisions (``-1``: play to the end; default 4, or the game's
+  ``extra["rollout_length"]`` when its policy plays) and judged with the game's
+  heuristic (estimated final scores; the current scores for a game without one),
+  turned into a reward in [0, 1] per seat with a logistic of the relative margin
+  over the best opponent.  A finished game is worth its real result (1 shared
+  among the winners).
 * Budget: ``iterations`` per move (deterministic given the seed), or ``seconds``
   per move (wall clock: not reproducible); with both, whichever ends first.
 
 Parameters: ``iterations`` (default 400), ``seconds``, ``c`` (exploration, 0.3),
-``rollout`` (cut-off, default 4; -1 = to the end), ``sharpness`` (logistic slope of
-the heuristic margin, default 10), ``margin_weight`` (share of the reward given to the
-final score margin at the end of a game, default 0.1), ``prior`` (virtual visits,
-default 10), ``prior_all`` (1: every node, the default; 0: the root only).
+``rollout`` (cut-off, default 4 or the game's ``rollout_length`` under its policy;
+-1 = to the end), ``sharpness`` (logistic slope of the heuristic margin, default 10),
+``margin_weight`` (share of the reward given to the final score margin at the end of
+a game, default 0.1), ``prior`` (virtual visits, default 10), ``prior_all`` (1: every
+node, the default; 0: the root only), ``policy`` (1: the game's rollout policy if it
+has one, the default; 0: random rollouts).
 
 The defaults were chosen on 2-player games against ``greedy`` at 200 iterations
 (Glassworks, 40 games each): plain UCT (c=0.7, rollout 8, no prior) 55 % of wins
@@ -50,6 +55,7 @@ from gemtable.core import Action, State
 from .base import Bot, check_params, evaluate, register_bot
 
 _N, _W, _A = 0, 1, 2
+DEFAULT_ROLLOUT = 4  # playout cut-off (decisions) unless the game or the spec sets one
 
 
 class _Node:
@@ -69,7 +75,8 @@ class MctsBot(Bot):
     def __init__(self, seed: int = 0, **params: Any) -> None:
         check_params(
             self.name, params,
-            ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all"),
+            ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all",
+             "policy"),
         )
         super().__init__(seed, **params)
         self.seconds = float(params["seconds"]) if "seconds" in params else None
@@ -81,13 +88,15 @@ class MctsBot(Bot):
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError("mcts: seconds must be positive")
         self.c = float(params.get("c", 0.3))
-        self.rollout = int(params.get("rollout", 4))
+        # None: the game's own playout length (``extra["rollout_length"]``), else 4
+        self.rollout = int(params["rollout"]) if "rollout" in params else None
         self.sharpness = float(params.get("sharpness", 10.0))
         self.margin_weight = float(params.get("margin_weight", 0.1))
         self.prior = float(params.get("prior", 10))
         if self.prior < 0:
             raise ValueError("mcts: prior must be 0 or more")
         self.prior_all = bool(int(params.get("prior_all", 1)))
+        self.policy = bool(int(params.get("policy", 1)))
         self.last_iterations = 0  # iterations run for the last move (for reports)
         self.last_root: _Node | None = None  # the last search tree (for inspection)
 
@@ -209,12 +218,20 @@ class MctsBot(Bot):
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
         steps = 0
-        limit = self.rollout if self.rollout >= 0 else int(state.game.extra.get("max_steps", 20_000))
+        game = state.game
+        policy = game.rollout_policy if self.policy else None
+        limit = self.rollout
+        if limit is None:
+            limit = int(game.extra.get("rollout_length", DEFAULT_ROLLOUT)) if policy is not None else DEFAULT_ROLLOUT
+        if limit < 0:
+            limit = int(game.extra.get("max_steps", 20_000))
         while not state.is_over() and steps < limit:
-            movers = state.to_move()
-            p = movers[0]
-            acts = state.legal_actions(p)
-            state.step(p, acts[rng.below(len(acts))])
+            p = state.to_move()[0]
+            if policy is not None:
+                state.step(p, policy(state, p, rng))
+            else:
+                acts = state.legal_actions(p)
+                state.step(p, acts[rng.below(len(acts))])
             steps += 1
         return self._evaluate(state)
 

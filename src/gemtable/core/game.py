@@ -61,6 +61,10 @@ class Game:
     data: Any = None  # the validated component data
     rules_path: str | None = None  # the game's RULES.md
     heuristic: Callable[["State", int], float] | None = None
+    # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
+    # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
+    # It runs inside the search on determinized states only.
+    rollout_policy: Callable[["State", int, Rng], Action] | None = None
     render_text: Callable[[dict, int | None], Any] | None = None
     # Optional fixed-length numeric observation for learning adapters:
     # observation(state, player) -> list[float] of length observation_size,

@@ -371,24 +371,26 @@ class MilleFioriState(State):
         from the set-aside ones once the personal supply is used up."""
         return self.personal[p] > 0 or (self.card_extra and self.aside[p] > 0)
 
+    def use_spaces(self, p: int, k: int) -> list[int]:
+        """The spaces where seat ``p`` may place a diamond with card kind ``k`` now."""
+        if not self.can_place(p):
+            return []
+        a = KAREA[k]
+        owner = self.owner
+        if a == HOUSES:
+            return [H0 + self.houses_next] if self.houses_next < NH else []
+        if a == NOBLES or a == COMMONERS:
+            out = []
+            for x in CAND_T[k]:
+                if owner[x] < 0:
+                    sup = SUPPORT[x]
+                    if not sup or (owner[sup[0]] >= 0 and owner[sup[1]] >= 0):
+                        out.append(x)
+            return out
+        return [x for x in CAND_T[k] if owner[x] < 0]
+
     def use_actions(self, p: int, k: int) -> list:
-        acts = []
-        if self.can_place(p):
-            a = KAREA[k]
-            owner = self.owner
-            if a == HOUSES:
-                if self.houses_next < NH:
-                    acts.append(PLACE[H0 + self.houses_next])
-            elif a == NOBLES or a == COMMONERS:
-                for x in CAND_T[k]:
-                    if owner[x] < 0:
-                        sup = SUPPORT[x]
-                        if not sup or (owner[sup[0]] >= 0 and owner[sup[1]] >= 0):
-                            acts.append(PLACE[x])
-            else:
-                for x in CAND_T[k]:
-                    if owner[x] < 0:
-                        acts.append(PLACE[x])
+        acts = [PLACE[x] for x in self.use_spaces(p, k)]
         acts.append(SAIL)
         return acts
 
