@@ -39,6 +39,9 @@ def test_in_place_gain_matches_applying_the_use(players):
                 for p in range(players):
                     # every card kind, so every area and every board situation is probed
                     for kind in range(R.NK):
+                        # use_spaces (the heuristic's) lists exactly the placements use_actions offers
+                        places = [a.args["space"] for a in s.use_actions(p, kind) if a is not R.SAIL]
+                        assert s.use_spaces(p, kind) == places
                         best = 0.0
                         for action in s.use_actions(p, kind):
                             want = applied_gain(s, p, kind, action)

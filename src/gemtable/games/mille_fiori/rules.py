@@ -390,7 +390,24 @@ class MilleFioriState(State):
         return [x for x in CAND_T[k] if owner[x] < 0]
 
     def use_actions(self, p: int, k: int) -> list:
-        acts = [PLACE[x] for x in self.use_spaces(p, k)]
+        # the same spaces as use_spaces (a test checks it), built inline: this is the hot path
+        acts = []
+        if self.can_place(p):
+            a = KAREA[k]
+            owner = self.owner
+            if a == HOUSES:
+                if self.houses_next < NH:
+                    acts.append(PLACE[H0 + self.houses_next])
+            elif a == NOBLES or a == COMMONERS:
+                for x in CAND_T[k]:
+                    if owner[x] < 0:
+                        sup = SUPPORT[x]
+                        if not sup or (owner[sup[0]] >= 0 and owner[sup[1]] >= 0):
+                            acts.append(PLACE[x])
+            else:
+                for x in CAND_T[k]:
+                    if owner[x] < 0:
+                        acts.append(PLACE[x])
         acts.append(SAIL)
         return acts
 
