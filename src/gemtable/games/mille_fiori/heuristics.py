@@ -17,14 +17,12 @@ from __future__ import annotations
 
 from .data import BONUS_AREAS, COMMONERS, HARBOR, HOUSES, NOBLES, TRADE, WORKSHOPS
 from .rules import (
-    ADJ,
     AREA,
     B0,
     BENEATH,
     BONUS,
     CHOOSING,
     DECLINE,
-    DOUBLED,
     EXTRA,
     EXTRA_CARD,
     FLEET,
@@ -34,7 +32,6 @@ from .rules import (
     HBIT,
     HBONUS,
     HEXTRA,
-    HVAL,
     KAREA,
     KSYM,
     KWHEEL,
@@ -55,6 +52,8 @@ from .rules import (
     USING,
     MilleFioriState,
     _bits,
+    house_points,
+    workshop_points,
 )
 
 EXTRA_CARD_VALUE = 4.0
@@ -97,15 +96,7 @@ def place_gain(state: MilleFioriState, p: int, kind: int, s: int) -> float:
     extras = 0
     cover = state.cover[5 * p + area] if area < BONUS_AREAS else 0
     if area == WORKSHOPS:
-        seen = {s}
-        stack = [s]
-        while stack:
-            x = stack.pop()
-            for y in ADJ[x]:
-                if owner[y] == p and y not in seen:
-                    seen.add(y)
-                    stack.append(y)
-        pts = len(seen) * (2 if SYM[s] == DOUBLED else 1)
+        pts = workshop_points(owner, p, s)
         new_cover = cover | 1 << SYM[s]
         full = new_cover == FULL_COVER[WORKSHOPS]
         a, b, c = STAR[s]
@@ -113,11 +104,7 @@ def place_gain(state: MilleFioriState, p: int, kind: int, s: int) -> float:
             extras += 1
     elif area == HOUSES:
         i = s - H0
-        pts = HVAL[i]
-        j = i - 1
-        while j >= 0 and owner[H0 + j] == p:
-            pts += HVAL[j]
-            j -= 1
+        pts = house_points(owner, p, i)
         new_cover = cover | HBIT[i]
         full = False
         if new_cover != cover:  # a new distinct value

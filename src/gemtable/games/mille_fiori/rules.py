@@ -161,6 +161,31 @@ def _bits(x: int) -> int:
     return bin(x).count("1")
 
 
+def workshop_points(owner: list[int], p: int, s: int) -> int:
+    """Points for seat ``p`` placing on workshop ``s``: its connected group through ``s``
+    (counting ``s`` whether or not it is already marked), doubled on pigments."""
+    group = {s}
+    stack = [s]
+    while stack:
+        x = stack.pop()
+        for y in ADJ[x]:
+            if owner[y] == p and y not in group:
+                group.add(y)
+                stack.append(y)
+    return len(group) * (2 if SYM[s] == DOUBLED else 1)
+
+
+def house_points(owner: list[int], p: int, i: int) -> int:
+    """Points for seat ``p`` placing on house ``i``: its value plus the values of the
+    houses just before it that hold ``p``'s diamonds without interruption."""
+    pts = HVAL[i]
+    j = i - 1
+    while j >= 0 and owner[H0 + j] == p:
+        pts += HVAL[j]
+        j -= 1
+    return pts
+
+
 class MilleFioriState(State):
     __slots__ = (
         "game", "num_players", "rng", "turn", "tactical",
@@ -565,16 +590,7 @@ class MilleFioriState(State):
         cover = self.cover
         ci = 5 * p + area
         if area == WORKSHOPS:
-            # the placer's connected group through this space
-            group = {s}
-            stack = [s]
-            while stack:
-                x = stack.pop()
-                for y in ADJ[x]:
-                    if owner[y] == p and y not in group:
-                        group.add(y)
-                        stack.append(y)
-            points[p] += len(group) * (2 if SYM[s] == DOUBLED else 1)
+            points[p] += workshop_points(owner, p, s)
             cover[ci] |= 1 << SYM[s]
             if cover[ci] == FULL_COVER[WORKSHOPS]:
                 self._bonus(p, WORKSHOPS)
@@ -584,12 +600,7 @@ class MilleFioriState(State):
         elif area == HOUSES:
             i = s - H0
             self.houses_next = i + 1
-            pts = HVAL[i]
-            j = i - 1
-            while j >= 0 and owner[H0 + j] == p:
-                pts += HVAL[j]
-                j -= 1
-            points[p] += pts
+            points[p] += house_points(owner, p, i)
             old = cover[ci]
             new = old | HBIT[i]
             if new != old:
