@@ -4,8 +4,9 @@ Every iteration starts from a fresh *determinization* of the root:
 ``state.search_determinization(player, rng)`` re-samples everything the bot's seat
 cannot see, so the search never reads the real hidden state; secret simultaneous
 picks that other seats already made are taken back, so they choose again in the
-tree (by their own statistics) rather than being fixed at a random sample.  All determinizations share one
-tree (statistics are reused across them): edges are keyed by (seat, action), and
+tree (by their own statistics) rather than being fixed at a random sample.  All
+determinizations share one tree (statistics are reused across them): edges are
+keyed by (seat, action), and
 UCB uses *availability* counts (how often an action was legal when its node was
 visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
 

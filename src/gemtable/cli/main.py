@@ -31,6 +31,8 @@ from gemtable.core import (
 )
 from gemtable.games.registry import all_games, get_game
 
+from .simulate import parse_options
+
 app = typer.Typer(
     help="gemtable: play, simulate and study gem-and-glass tabletop games.",
     no_args_is_help=True,
@@ -49,16 +51,6 @@ def _game_or_fail(game_id: str):
         return get_game(game_id)
     except KeyError as exc:
         _fail(str(exc.args[0]))
-
-
-def _parse_options(items: list[str] | None) -> dict[str, str]:
-    out = {}
-    for item in items or []:
-        name, eq, value = item.partition("=")
-        if not eq:
-            _fail(f"option {item!r} must look like name=value")
-        out[name.strip()] = value.strip()
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -131,7 +123,7 @@ def play(
             seed = int(time.time() * 1000) % 1_000_000
         try:
             game.check_players(players)
-            options = game.resolve_options(_parse_options(option))
+            options = game.resolve_options(parse_options(option))
         except GemtableError as exc:
             _fail(str(exc))
         if not 1 <= seat <= players:

@@ -10,12 +10,17 @@ import typer
 
 
 def parse_options(items: list[str] | None) -> dict[str, Any]:
-    """``["palace_side=B", "draft=tactical"]`` → dict (values validated by the game)."""
+    """``["palace_side=B", "draft=tactical"]`` → dict (values validated by the game).
+
+    Raises OptionError for an item that is not ``name=value`` (every command that
+    takes ``--option`` uses this)."""
+    from gemtable.core import OptionError
+
     out: dict[str, Any] = {}
     for item in items or []:
         name, eq, value = item.partition("=")
         if not eq or not name.strip():
-            raise typer.BadParameter(f"option {item!r} must look like name=value", param_hint="--option")
+            raise OptionError(f"option {item!r} must look like name=value")
         out[name.strip()] = value.strip()
     return out
 
@@ -27,6 +32,14 @@ def bot_list(values: list[str] | None) -> list[str]:
     for value in values or []:
         specs.extend(split_specs(value))
     return specs
+
+
+def check_bots(specs: list[str]) -> None:
+    """Build each bot spec once, so unknown bots and parameters fail here, not in a worker."""
+    from gemtable.bots import make_bot
+
+    for spec in set(specs):
+        make_bot(spec)
 
 
 def run_with_progress(specs, jobs, backend, address, description: str):
@@ -115,13 +128,10 @@ def register(app: typer.Typer) -> None:
         g = guarded(lambda: resolve_game(game))
         count = players or (2 if 2 in g.player_counts else min(g.player_counts))
         specs_list = bot_list(bots)
-        opts = parse_options(option)
+        opts = guarded(lambda: parse_options(option))
 
         def build():
-            from gemtable.bots import make_bot
-
-            for spec in set(specs_list):
-                make_bot(spec)  # unknown bots and parameters fail here, not in a worker
+            check_bots(specs_list)
             return simulate_specs(game, n, specs_list, count, seed, opts)
 
         specs = guarded(build)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from .simulate import bot_list, guarded, parse_options, run_with_progress
+from .simulate import bot_list, check_bots, guarded, parse_options, run_with_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -35,13 +35,10 @@ def register(app: typer.Typer) -> None:
 
         g = guarded(lambda: resolve_game(game))
         entrants = bot_list(bots)
-        opts = parse_options(option)
+        opts = guarded(lambda: parse_options(option))
 
         def build():
-            from gemtable.bots import make_bot
-
-            for spec in set(entrants):
-                make_bot(spec)
+            check_bots(entrants)
             return tournament_specs(game, entrants, n, players, seed, opts)
 
         specs = guarded(build)
