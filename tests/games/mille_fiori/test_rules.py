@@ -4,6 +4,7 @@ of reference/mille_fiori.md, on hand-made states."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -570,6 +571,60 @@ def test_empty_display_gives_5_points_instead():
     s.ship[RED] = 5
     gained = play(s, RED, "lion-2", "sail")  # 0 points on 7, extra card -> 5 points
     assert gained[RED] == 5 and s.phase != R.EXTRA_CARD
+
+
+def _logged_points(events, p):
+    return sum(ev.get("points", [0] * 4)[p] for ev in events)
+
+
+def test_empty_display_points_are_logged():
+    """The 5 points for an extra card that cannot be taken appear in the log, and the log
+    does not announce an extra card that will never be played."""
+    s = blank()
+    s.deck.extend(s.display)
+    s.display = []
+    s.ship[RED] = 5
+    k = take_card(s, "lion-2")
+    s.cur, s.phase, s.card, s.card_extra, s.extras, s.order_idx, s.start = RED, R.USING, k, False, 0, 0, RED
+    events = s.apply(RED, R.SAIL)
+    texts = [ev["text"] for ev in events]
+    assert not any("may play" in t for t in texts), texts
+    empty = [ev for ev in events if ev["type"] == "extra_empty"]
+    assert len(empty) == 1 and "{P0} +5" in empty[0]["text"] and "display is empty" in empty[0]["text"]
+    assert _logged_points(events, RED) == s.points[RED] == 5
+
+
+def test_empty_display_points_are_logged_part_way_through_a_chain():
+    s = blank()
+    put(s, BLUE, trade(0, SWAN))
+    put(s, BLUE, trade(1, SWAN))
+    s.deck.extend(s.display)
+    s.display = [take_card(s, "swan-1")]
+    s.ship[RED] = 5
+    k = take_card(s, "lion-2")
+    s.cur, s.phase, s.card, s.card_extra, s.extras, s.order_idx, s.start = RED, R.USING, k, False, 0, 0, RED
+    events = s.apply(RED, R.SAIL)  # the star at 7: one extra card, the display holds one
+    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)"]
+    events += s.apply(RED, R.EXTRA[R.CODE_KIND["swan-1"]])
+    events += s.apply(RED, R.PLACE[trade(2, SWAN)])  # Blue has more swans: another extra, display empty
+    assert s.display == [] and s.cur != RED
+    assert s.points[RED] == 3 + 5 and s.points[BLUE] == 6
+    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)"]
+    assert [ev["text"] for ev in events if ev["type"] == "extra_empty"] == [
+        "{P0} +5 instead of an extra card (the display is empty)"]
+    assert _logged_points(events, RED) == 8 and _logged_points(events, BLUE) == 6
+
+
+# --- text a user reads ---------------------------------------------------------------------------
+MACHINE_PATH = re.compile(r"(^|[\s`(\"'])(/|~/|\.\./|[A-Za-z]:\\)[\w.-]+[/\\]")
+
+
+def test_rules_page_and_data_file_name_no_machine_path():
+    data_toml = Path(mdata.__file__).with_name("data.toml").read_text(encoding="utf-8")
+    for name, text in (("RULES.md", GAME.rules_text()), ("data.toml", data_toml)):
+        hits = [m.group(0) for m in MACHINE_PATH.finditer(text)]
+        assert not hits, f"{name} names a path on a machine: {hits}"
+    assert MACHINE_PATH.search("see /work/shared/reference/x.md") and MACHINE_PATH.search("(../a/b.csv)")
 
 
 # --- game end ------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -303,6 +305,83 @@ def test_several_nobles_player_chooses_one_per_turn_then_the_other_later():
     assert s.nob[0] == (b, a)  # the other noble visits at the end of a later turn
 
 
+def _freeze_table(s, holder):
+    """Nothing left to take, reserve or buy: seat `holder` takes the whole bank, the face-up
+    spaces and the decks are empty."""
+    set_tokens(s, holder, [s.tok[holder * 6 + c] + s.bank[c] for c in range(6)])
+    s.board = [-1] * len(s.board)
+    s.decks = [[], [], []]
+
+
+def test_noble_still_visits_at_the_end_of_a_passed_turn_and_can_change_the_winner():
+    s = fresh()
+    a, b = s.avail[0], s.avail[1]
+    _qualify_for(s, 0, [a, b])
+    s.apply(0, R.TAKE[(W, U, G)])  # completes two nobles at once: one now, the other later
+    s.apply(0, R.NOBLE_PICK[a])
+    assert s.nob[0] == (a,) and s.pts[0] == 3
+    _freeze_table(s, 1)
+    s.pts[1] = 5
+    assert s.legal_actions(1) == [R.PASS]
+    s.apply(1, R.PASS)
+    assert s.legal_actions(0) == [R.PASS]
+    events = s.apply(0, R.PASS)  # a passed turn still ends with the noble check
+    assert s.nob[0] == (a, b) and s.pts[0] == 6 and not s.is_over()
+    assert [ev["type"] for ev in events] == ["pass", "noble"]
+    s.apply(1, R.PASS)
+    s.apply(0, R.PASS)  # now nothing can change any more: everyone passed in a row
+    assert s.is_over() and s.scores() == [6, 5] and s.winners() == [0]
+
+
+def test_several_nobles_on_a_passed_turn_offer_the_choice():
+    s = fresh(4)
+    a, b, c = s.avail[0], s.avail[1], s.avail[2]
+    s.out, s.avail = tuple(sorted(s.out + s.avail[3:])), (a, b, c)
+    _qualify_for(s, 0, [a, b, c])
+    s.apply(0, R.TAKE[(W, U, G)])
+    s.apply(0, R.NOBLE_PICK[a])
+    _freeze_table(s, 1)
+    for p in (1, 2, 3):
+        s.apply(p, R.PASS)
+    s.apply(0, R.PASS)
+    assert s.phase == R.NOBLE and s.cur == 0
+    assert set(s.legal_actions(0)) == {R.NOBLE_PICK[b], R.NOBLE_PICK[c]}
+    s.apply(0, R.NOBLE_PICK[c])
+    for p in (1, 2, 3):
+        s.apply(p, R.PASS)
+    assert not s.is_over()  # the noble visit was a change: the passes start counting again
+    s.apply(0, R.PASS)
+    assert s.nob[0] == (a, c, b) and s.pts[0] == 9 and not s.is_over()
+    for p in (1, 2, 3):
+        s.apply(p, R.PASS)
+    s.apply(0, R.PASS)
+    assert s.is_over()
+
+
+def test_noble_choice_names_the_tile_as_the_board_shows_it():
+    """The choice names the noble by its points and requirement, the same words the terminal
+    board prints, never by an internal number."""
+    from rich.console import Console
+
+    s = fresh(4)
+    a, b = s.avail[0], s.avail[1]
+    s.out, s.avail = tuple(sorted(s.out + s.avail[2:])), (a, b)
+    _qualify_for(s, 0, [a, b])
+    s.apply(0, R.TAKE[(W, U, G)])
+    console = Console(width=200, record=True)
+    console.print(GAME.render_text(s.view(0), 0))
+    board = console.export_text()
+    for nid, act in ((a, R.NOBLE_PICK[a]), (b, R.NOBLE_PICK[b])):
+        text = s.action_text(0, act)
+        need = ", ".join(f"{R.NOBLE_NEED[nid][c]} {R.COLOURS[c]}" for c in range(5) if R.NOBLE_NEED[nid][c])
+        assert text == f"receive the noble {R.NOBLE_POINTS[nid]}pt ({need})"
+        assert text.removeprefix("receive the noble ") in board
+        assert f"noble {nid + 1}" not in text
+    assert len({x.text for x in R.NOBLE_PICK}) == len(R.NOBLE_PICK)  # no two tiles share a name
+    events = s.apply(0, R.NOBLE_PICK[b])
+    assert events[0]["text"] == f"The noble {R.noble_text(b)} visits {{P0}} (+3)."
+
+
 # --- rule 7: end of game ---------------------------------------------------------------------
 def test_reaching_15_finishes_the_round():
     s = fresh(3)
@@ -358,6 +437,29 @@ def test_everyone_passing_in_a_row_ends_the_game():
     s.passes = 1  # seat 2 passed on the previous turn
     s.apply(0, R.PASS)
     assert s.is_over()
+
+
+# --- the rules summary a player reads -------------------------------------------------------------
+MACHINE_PATH = re.compile(r"(^|[\s`(\"'])(/|~/|\.\./|[A-Za-z]:\\)[\w.-]+[/\\]")
+
+
+def test_face_up_card_is_replaced_at_once_before_the_token_limit_and_the_summary_says_so():
+    s = fresh()
+    set_tokens(s, 0, [2, 2, 2, 2, 2, 0])
+    cid = s.board[0]
+    s.apply(0, R.RESERVE[cid])  # 11 tokens with the gold: the token limit comes next
+    assert s.phase == R.RETURN and s.board[0] not in (cid, -1)  # already replaced
+    text = GAME.rules_text()
+    refill = text.index("replaced at once")
+    assert refill < text.index("**Token limit**") and refill < text.index("**Nobles**")
+
+
+def test_rules_summary_and_data_file_name_no_machine_path():
+    data_toml = (Path(R.__file__).with_name("data.toml")).read_text(encoding="utf-8")
+    for name, text in (("RULES.md", GAME.rules_text()), ("data.toml", data_toml)):
+        hits = [m.group(0) for m in MACHINE_PATH.finditer(text)]
+        assert not hits, f"{name} names a path on a machine: {hits}"
+    assert MACHINE_PATH.search("# Source: ../shared/x.csv") and MACHINE_PATH.search("see `/work/x/y.md`")
 
 
 # --- flow, errors, views -----------------------------------------------------------------------

@@ -328,19 +328,30 @@ class MilleFioriState(State):
         self.card_extra = False
         self.phase = USING
 
-    def _after_use(self) -> None:
+    def _after_use(self, log: list[Event] | None = None) -> None:
         """The card in play is resolved: discard it, then extra cards or end of turn."""
         self.discard.append(self.card)
         self.card = -1
         self.card_extra = False
-        self._next_extra()
+        self._next_extra(log, announce=True)
 
-    def _next_extra(self) -> None:
+    def _next_extra(self, log: list[Event] | None = None, announce: bool = False) -> None:
+        """Extra cards still due: with an empty display each one is worth the empty-display
+        points instead (logged one by one); otherwise the player chooses from the display."""
         p = self.cur
         while self.extras and not self.display:
             self.extras -= 1
             self.points[p] += D.empty_display_points
+            if log is not None:
+                pts = [0] * self.num_players
+                pts[p] = D.empty_display_points
+                log.append({"type": "extra_empty", "player": p, "points": pts,
+                            "text": "{P%d} +%d instead of an extra card (the display is empty)"
+                                    % (p, D.empty_display_points)})
         if self.extras:
+            if log is not None and announce:
+                log.append({"type": "extra_earned", "player": p, "count": self.extras,
+                            "text": "{P%d} may play %d extra card(s)" % (p, self.extras)})
             self.phase = EXTRA_CARD
         else:
             self._end_turn()
@@ -467,12 +478,12 @@ class MilleFioriState(State):
                 self._sail(player, KWHEEL[self.card])
             if log is not None:
                 self._log_use(log, player, card, f"places a diamond on {D.space_name[s]}", before, bonus_before, ship_before)
-            self._after_use()
+            self._after_use(log)
         elif t == "sail":
             self._sail(player, KWHEEL[self.card])
             if log is not None:
                 self._log_use(log, player, card, "sails", before, bonus_before, ship_before)
-            self._after_use()
+            self._after_use(log)
         elif t == "pick":
             k = action.id - _PICK_ID0
             self.hands[player].remove(k)
@@ -506,7 +517,7 @@ class MilleFioriState(State):
             self.extras -= 1
             if log is not None:
                 log.append({"type": "decline", "player": player, "text": "{P%d} declines an extra card" % player})
-            self._next_extra()
+            self._next_extra(log)
         else:  # pragma: no cover - legal_actions never offers anything else
             raise AssertionError(t)
         if log is not None and not self.tactical and self.phase == USING and not self.card_extra \
@@ -539,9 +550,6 @@ class MilleFioriState(State):
             if self.bonus_pts[q] != bonus_before[q]:
                 log.append({"type": "bonus", "player": q, "value": self.bonus_pts[q] - bonus_before[q],
                             "text": "{P%d} claims a bonus-point space worth %d" % (q, self.bonus_pts[q] - bonus_before[q])})
-        if self.extras:
-            log.append({"type": "extra_earned", "player": player, "count": self.extras,
-                        "text": "{P%d} may play %d extra card(s)" % (player, self.extras)})
 
     # -- scoring -----------------------------------------------------------------------
     def _take_diamond(self, p: int) -> None:

@@ -47,6 +47,12 @@ def card_text(cid: int) -> str:
     return f"L{LEVEL[cid] + 1} {COLOURS[BONUS[cid]]}{pts} ({cost})"
 
 
+def noble_text(nid: int) -> str:
+    """A noble named by what is printed on its tile: points and requirement."""
+    need = ", ".join(f"{a} {COLOURS[i]}" for i, a in NOBLE_NZ[nid])
+    return f"{NOBLE_POINTS[nid]}pt ({need})"
+
+
 def card_json(cid: int) -> dict[str, Any]:
     return {
         "id": cid,
@@ -96,7 +102,8 @@ for vec in product(range(DATA.gold_tokens + 1), repeat=5):
         text = f"pay with gold: {used}" if used else "pay without gold"
         PAY_ACT[vec] = _add(T_PAY, vec, "pay", text, gold=list(vec))
 RETURN_TOKEN = [_add(T_RETURN, c, "return", f"return 1 {TOKEN_NAMES[c]}", token=TOKEN_NAMES[c]) for c in range(6)]
-NOBLE_PICK = [_add(T_NOBLE, nid, "noble", f"receive noble {nid + 1}", noble=nid) for nid in range(len(DATA.nobles))]
+NOBLE_PICK = [_add(T_NOBLE, nid, "noble", f"receive the noble {noble_text(nid)}", noble=nid)
+              for nid in range(len(DATA.nobles))]
 PASS = _add(T_PASS, None, "pass", "pass (no legal action)")
 DECODE_T = tuple(DECODE)
 
@@ -312,7 +319,7 @@ class SplendorState(State):
             if log is not None:
                 log.append(_ev(p, "pass", f"{{P{p}}} has no legal action and passes."))
             self.passes += 1
-            self._finish_turn(p, log, passed=True)
+            self._end_turn(p, log, passed=True)
 
     # -- pieces of a turn ------------------------------------------------------
     def _take_gold(self, p: int) -> bool:
@@ -363,23 +370,28 @@ class SplendorState(State):
                            card=card_json(cid), gold_used=gold_used))
         self._end_turn(p, log)
 
-    def _end_turn(self, p: int, log: list[Event] | None) -> None:
-        """Noble visit (on bonuses only, at most one, the player's choice), then next player."""
+    def _end_turn(self, p: int, log: list[Event] | None, passed: bool = False) -> None:
+        """Noble visit (on bonuses only, at most one, the player's choice), then next player.
+
+        A passed turn ends like any other: a noble the player still qualifies for visits.
+        Such a turn changed the position, so it does not count towards everyone passing."""
         if self.ncards[p] >= MIN_NOBLE_CARDS:
             q = self._qualifying(p)
             if len(q) == 1:
                 self._grant_noble(p, q[0], log)
+                passed = False
             elif q:
                 self.phase = NOBLE
                 return
-        self._finish_turn(p, log)
+        self._finish_turn(p, log, passed)
 
     def _grant_noble(self, p: int, nid: int, log: list[Event] | None) -> None:
         self.avail = tuple(x for x in self.avail if x != nid)
         self.nob[p] += (nid,)
         self.pts[p] += NOBLE_POINTS[nid]
         if log is not None:
-            log.append(_ev(p, "noble", f"A noble visits {{P{p}}} (+{NOBLE_POINTS[nid]}).", noble=noble_json(nid)))
+            log.append(_ev(p, "noble", f"The noble {noble_text(nid)} visits {{P{p}}} (+{NOBLE_POINTS[nid]}).",
+                           noble=noble_json(nid)))
 
     def _finish_turn(self, p: int, log: list[Event] | None, passed: bool = False) -> None:
         if not passed:

@@ -35,13 +35,22 @@ def _card(card: dict[str, Any] | None) -> Text:
     return t
 
 
+def _noble(nb: dict[str, Any]) -> Text:
+    """A noble as the move list names it: points, then the bonuses it requires."""
+    t = Text(f"{nb['points']}pt (", style="bold magenta")
+    for i, (name, k) in enumerate(nb["needs"].items()):
+        t.append(f"{k} {name}", style=STYLE[name])
+        t.append(", " if i < len(nb["needs"]) - 1 else ")", style="bold magenta")
+    return t
+
+
 def render_text(view: dict[str, Any], player: int | None = None):
     names = view.get("names") or [f"Seat {i + 1}" for i in range(view["players"])]
     nobles = Text("Nobles: ")
-    for nb in view["nobles"]:
-        nobles.append(f"[{nb['points']}: ")
-        nobles.append_text(_gems(nb["needs"]))
-        nobles.append("] ")
+    for i, nb in enumerate(view["nobles"]):
+        nobles.append_text(_noble(nb))
+        if i < len(view["nobles"]) - 1:
+            nobles.append("  ·  ", style="dim")
     board = Table(title="Development cards", show_header=True, header_style="bold")
     board.add_column("Level")
     board.add_column("Deck")

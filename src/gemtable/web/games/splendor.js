@@ -149,7 +149,11 @@ export function render(el, ctx) {
     const pick = findLegal(ctx.legal, { type: "noble", noble: nb.id })[0];
     if (pick) {
       const wrap = s("g", {}, [g, s("rect", { class: "hl", x: x - 3, y: 5, width: 94, height: 94, rx: 8 })]);
-      nobles.appendChild(clickable(wrap, pick, ctx.act, `${pick.text} (${nb.points} points)`));
+      nobles.appendChild(clickable(wrap, pick, ctx.act, pick.text));
+    } else {
+      // named as the move list and the log name it: points, then the bonuses it requires
+      const needs = COLS.filter((c) => nb.needs[c]).map((c) => `${nb.needs[c]} ${c}`).join(", ");
+      g.appendChild(s("title", { text: `noble ${nb.points}pt (${needs})` }));
     }
   });
   svg.appendChild(nobles);
