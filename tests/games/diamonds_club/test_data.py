@@ -25,6 +25,11 @@ def test_data_loads_with_placeholders_marked():
     assert len(data.strips[0]) == len(data.strips[1]) == 6
     assert all(len(face) == 6 for col in data.strips for strip in col for face in strip)
     assert "market" in data.reconstructed and "tracks.tech" in data.reconstructed
+    # only the forest track's ends (2 and 6) are printed in the rulebook; the steps between are inferred
+    assert "tracks.forest" in data.reconstructed
+    assert "tracks.money" not in data.reconstructed
+    # every shipped market space shows one good
+    assert all(len(space) == 1 for col in data.strips for strip in col for face in strip for space in face)
     assert GAME.data_status == "reconstructed"
     assert [b.base_price for b in data.boards] == [3, 3, 3, 3, 4, 2, 3]
     assert data.money_coins == (10, 11, 12, 13, 14) and data.forest_vp == (2, 3, 4, 5, 6)
@@ -34,6 +39,23 @@ def test_replacing_values_only_in_the_file(tmp_path):
     path = _broken(tmp_path, "gems = { blue = 2, yellow = 1 }", "gems = { blue = 1, yellow = 1 }")
     data = load(path)
     assert data.boards[0].gems == (1, 1, 0, 0)
+
+
+def test_a_market_space_may_show_several_goods(tmp_path):
+    from gemtable.games.diamonds_club.data import MINE, PIT, SHIP
+
+    path = _broken(tmp_path, '"pit:blue mine:2 ship:3 hat:1 mine:4 ship:2"',
+                   '"pit:blue+mine:2 ship:3 hat:1 mine:4 ship:2 pit:red+mine:3+ship:3"')
+    data = load(path)
+    face = data.strips[0][0][0]
+    assert face[0] == ((PIT, 0), (MINE, 2)) and face[1] == ((SHIP, 3),)
+    assert face[5] == ((PIT, 3), (MINE, 3), (SHIP, 3))
+    assert data.strip_text[0][0][0] == "pit:blue+mine:2 ship:3 hat:1 mine:4 ship:2 pit:red+mine:3+ship:3"
+    # the same face written as a list of spaces
+    path = _broken(tmp_path, '"pit:blue mine:2 ship:3 hat:1 mine:4 ship:2"',
+                   '["pit:blue", ["mine:2", "ship:3"], "hat:1", "mine:4", "ship:2", "pit:red+ship:3"]')
+    face = load(path).strips[0][0][0]
+    assert face[1] == ((MINE, 2), (SHIP, 3)) and face[5] == ((PIT, 3), (SHIP, 3))
 
 
 @pytest.mark.parametrize(
@@ -50,6 +72,11 @@ def test_replacing_values_only_in_the_file(tmp_path):
         ("gems = { red = 2, blue = 1 }", "gems = { red = 2, pink = 1 }", "unknown gem colour"),
         ("[tracks.forest]", "[tracks.wood]", "missing 'forest'"),
         ("spaces_per_strip = 6", "spaces_per_strip = 6\nspaces_per_strip = 7", "not valid TOML"),
+        ("pit:blue mine:2 ship:3", "pit:blue+ mine:2 ship:3", "space 1 has an empty goods entry"),
+        ("pit:blue mine:2 ship:3", "pit:blue mine:2+ship:0 ship:3", "value must be a number 1-9"),
+        ('"pit:blue mine:2 ship:3 hat:1 mine:4 ship:2"', '["pit:blue", [], "ship:3", "hat:1", "mine:4", "ship:2"]',
+         "space 2 has an empty goods entry"),
+        ('"pit:blue mine:2 ship:3 hat:1 mine:4 ship:2"', "7", "must be a string or a list of spaces"),
     ],
 )
 def test_broken_data_is_rejected_with_a_clear_message(tmp_path, old, new, message):

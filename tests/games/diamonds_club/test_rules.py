@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -34,10 +35,11 @@ def new(n=4, seed=0):
     return GAME.new(n, seed)
 
 
-def set_goods(s, i, kind, val):
-    g = list(s.goods)
-    g[i] = (kind, val)
-    s.goods = tuple(g)
+def set_goods(s, i, kind, val, *more):
+    """Hand-made market space ``i`` showing (kind, val) and any further (kind, val) goods."""
+    g = list(s.market_goods)
+    g[i] = ((kind, val),) + tuple(more)
+    s.market_goods = tuple(g)
 
 
 def set_gems(s, p, b=0, y=0, g=0, r=0, d=0):
@@ -65,6 +67,12 @@ def to_gems_phase(s, order=None):
 
 def mover(s):
     return s.to_move()[0]
+
+
+def finish_build(s, p):
+    """Make the first offered choice while ``p``'s build still asks for a payment or a pile."""
+    while s.to_move() == (p,) and s.phase == R.BUILD and (s.pend >= 0 or s.fpile):
+        s.apply(p, s.legal_actions(p)[0])
 
 
 def all_pass_buy(s):
@@ -112,7 +120,7 @@ def test_market_is_reshuffled_and_randomly_turned():
         s.apply(mover(s), s.legal_actions(mover(s))[-1])
     assert s.round == 2
     # the goods table follows the newly set-out strips
-    assert s.goods == tuple(R.D.strips[c][i][f][r] for r in range(6) for c, i, f in s.strips)
+    assert s.market_goods == tuple(R.D.strips[c][i][f][r] for r in range(6) for c, i, f in s.strips)
 
 
 # -- phase 2: buy -----------------------------------------------------------------------
@@ -505,6 +513,8 @@ def test_build_turns_alternate_and_pass_is_final():
     s.apply(2, build("forest_2", "forest"))
     assert s.pend >= 0  # four possible colours: the payment is a choice
     s.apply(2, pay(2, 0, 0, 0, 0))
+    assert s.fpile  # all four piles still full: the player picks the one to turn over
+    s.apply(2, A.get("forest_pile", pile="orangery"))
     assert mover(s) == 0
     s.apply(0, PASS)
     assert mover(s) == 1
@@ -530,8 +540,7 @@ def test_each_board_once_per_round_and_limited_pieces():
         a = acts[0]
         used.append(a["board"])
         s.apply(0, a)
-        if s.to_move() == (0,) and s.pend >= 0:
-            s.apply(0, s.legal_actions(0)[0])
+        finish_build(s, 0)
     assert len(used) == len(set(used)) == R.BOARD_PIECES == 6  # 10 pieces - 3 tracks - 1 start track
     assert s.legal_actions(0) == [PASS]
 
@@ -541,7 +550,7 @@ def test_other_players_pieces_raise_the_price():
     for p in range(3):
         set_gems(s, p, 9, 9, 9, 9, 0)
     s.apply(0, build("pavilion"))
-    s.apply(0, s.legal_actions(0)[0]) if s.to_move() == (0,) and s.pend >= 0 else None
+    finish_build(s, 0)
     assert s.price(2, 1) == 4 and s.price(2, 0) == 3
 
 
@@ -565,11 +574,11 @@ def test_no_dark_green_spaces_while_mandatory_spaces_are_open():
     with pytest.raises(IllegalAction, match="dark-green"):
         s.apply(0, build("forest_2", "forest"))
     s.apply(0, build("rose_garden"))
-    s.apply(0, s.legal_actions(0)[0]) if s.pend >= 0 else None
+    finish_build(s, 0)
     assert s.ending  # all 14 light-green spaces covered
     s.apply(1, PASS)
     s.apply(0, build("forest_3", "forest"))
-    s.apply(0, s.legal_actions(0)[0]) if s.pend >= 0 else None
+    finish_build(s, 0)
     assert s.dark[0] == 1 and s.forests[0] == 1
 
 
@@ -608,7 +617,7 @@ def test_bonus_five_identical_and_forests_do_not_count():
     set_gems(s, 0, 9, 9, 9, 9)
     set_gems(s, 1, 9, 9, 9, 9)
     s.apply(0, build("forest_2", "forest"))
-    s.apply(0, s.legal_actions(0)[0]) if s.pend >= 0 else None
+    finish_build(s, 0)
     assert s.five == [] and s.all4 == []
     s.apply(1, build("fountain"))
     assert s.five == [1]
@@ -842,3 +851,178 @@ def test_greedy_heuristic_beats_random():
             s.step(p, a)
         wins += s.returns()[gseat]
     assert wins >= 5
+
+
+# -- forests from tied piles, spaces with several goods, the text board ------------------------
+def pile(name):
+    return A.get("forest_pile", pile=name)
+
+
+def test_tied_fullest_piles_let_the_player_choose_the_forest_pile():
+    """Phase 5: the player chooses a building of a sort with the most tiles left."""
+    s = to_build_phase(new(2, 0), (0, 1))
+    s.tiles = [20, 21, 19, 21]
+    set_gems(s, 0, 3, 0, 0, 0, 0)
+    tiles_before = s.component_counts()["landscape_tiles"]
+    s.apply(0, build("forest_3", "forest"))  # 3 blue: one way to pay, so straight to the pile
+    assert s.to_move() == (0,) and s.turn == 0
+    assert s.forests[0] == 1 and s.gen[0] == 1 and s.gems[0:5] == [0, 0, 0, 0, 0]
+    assert s.legal_actions(0) == [pile("orangery"), pile("rose_garden")]
+    assert s.view(0)["pending"] == {"choose": "forest_pile", "piles": ["orangery", "rose_garden"]}
+    assert "orangery or rose garden" in s.prompt(0)
+    assert s.action_text(0, pile("orangery")) == "turn over an orangery tile for the forest (the orangery pile has 21 tiles)"
+    before = canonical(s.to_json())
+    with pytest.raises(IllegalAction, match=r"most tiles left \(21\): orangery or rose garden"):
+        s.apply(0, pile("fountain"))
+    with pytest.raises(IllegalAction, match="cannot pass now"):
+        s.apply(0, PASS)
+    with pytest.raises(IllegalAction, match="one at a time"):
+        s.apply(0, build("fountain"))
+    assert canonical(s.to_json()) == before
+    # the piece count stays whole while the choice is open
+    assert s.component_counts()["landscape_tiles"] == tiles_before
+    # a JSON round trip keeps the open choice
+    again = GAME.from_json(json.loads(json.dumps(s.to_json())))
+    assert again.legal_actions(0) == s.legal_actions(0)
+    events = s.apply(0, pile("rose_garden"))
+    assert s.tiles == [20, 21, 19, 20] and s.fpile == 0
+    assert s.to_move() == (1,) and s.turn == 1
+    assert events[0]["type"] == "forest_pile" and events[0]["pile"] == "rose_garden"
+    t = GAME.from_json(json.loads(before))
+    t.apply(0, pile("orangery"))
+    assert t.tiles == [20, 20, 19, 21]
+
+
+def test_forest_pile_is_asked_after_the_payment_and_only_on_a_real_tie():
+    s = to_build_phase(new(2, 0), (0, 1))  # all four piles full: a four-way tie
+    set_gems(s, 0, 1, 1, 1, 1, 0)
+    s.apply(0, build("any_tile", "forest"))  # 4 gems of any colours: exactly the four held
+    assert [a["pile"] for a in s.legal_actions(0)] == ["fountain", "orangery", "pavilion", "rose_garden"]
+    s.apply(0, pile("pavilion"))
+    assert s.tiles == [21, 21, 20, 21]
+    t = to_build_phase(new(2, 0), (0, 1))
+    set_gems(t, 0, 1, 1, 1, 1, 0)
+    t.apply(0, build("forest_3", "forest"))  # 3 of 4 colours: the payment comes first
+    assert t.pend >= 0 and {a.type for a in t.legal_actions(0)} == {"pay"}
+    t.apply(0, pay(1, 1, 1, 0, 0))
+    assert {a.type for a in t.legal_actions(0)} == {"forest_pile"}
+    # a single fullest pile is turned over without asking
+    u = to_build_phase(new(2, 0), (0, 1))
+    u.tiles = [21, 20, 20, 20]
+    set_gems(u, 0, 3, 0, 0, 0, 0)
+    u.apply(0, build("forest_3", "forest"))
+    assert u.tiles == [20, 20, 20, 20] and u.to_move() == (1,)
+
+
+def test_forest_pile_actions_keep_the_earlier_action_ids():
+    """The new choice is added at the end of the action space: earlier ids do not move."""
+    ids = [pile(b).id for b in R.D.buildings]
+    assert ids == list(range(len(A) - 4, len(A)))
+    assert all(a.type != "forest_pile" for a in list(A)[:-4])
+
+
+def test_greedy_turns_over_the_pile_its_opponent_needs_not_its_own():
+    from gemtable.bots import make_bot
+
+    s = to_build_phase(new(2, 0), (0, 1))
+    s.tiles = [3, 3, 1, 3]  # fountain, orangery and rose garden tie for the most tiles
+    s.bld[0:4] = [1, 1, 1, 0]
+    s.mand[0] = 0b011  # seat 0 still needs its mandatory rose garden
+    s.bld[4:8] = [0, 1, 1, 1]
+    s.mand[1] = 0b110  # seat 1 still needs its mandatory fountain
+    set_gems(s, 0, 3, 0, 0, 0, 0)
+    s.apply(0, build("forest_3", "forest"))
+    assert {a["pile"] for a in s.legal_actions(0)} == {"fountain", "orangery", "rose_garden"}
+    value = {}
+    for a in s.legal_actions(0):
+        c = s.clone()
+        c.apply(0, a)
+        value[a["pile"]] = GAME.heuristic(c, 0)
+    assert value["rose_garden"] < min(value["fountain"], value["orangery"])  # its own need
+    for seed in range(3):
+        assert make_bot("greedy", seed).choose(s, 0) == pile("fountain")  # what seat 1 needs
+
+
+def _goods_of(s, i):
+    return s.market_goods[i]
+
+
+def test_a_market_space_with_two_goods_gives_both():
+    """Phase 2: the player gets all the goods shown on the space."""
+    s = new(2, 0)
+    p = mover(s)
+    set_goods(s, 0, PIT, RED, (MINE, 4))
+    assert s.goods[0] == (PIT, RED)  # the first good of each space, for one-good readers
+    assert s.action_text(p, buy(0)) == "place 1 coin on space 0: red pit + mining rights 4"
+    v = s.view(p)["market"][0][0]
+    assert v["goods"] == "pit:red+mine:4" and v["items"] == ["pit:red", "mine:4"]
+    assert v["label"] == "red pit + mining rights 4"
+    events = s.apply(p, buy(0))
+    assert s.pits[p * 4 + RED] == 1 and s.mines[p * 10 + 4] == 1
+    assert "red pit + mining rights 4" in events[0]["text"]
+    q = mover(s)
+    set_goods(s, 5, ANIMAL, POND, (HAT, 2), (TRACK, 2))
+    s.apply(q, buy(5))
+    assert s.ani[q * 3 + POND] == 1 and s.tr[q * 3 + 2] == 1 and s.coins[q] == 10 - 1 + 1
+    assert mover(s) == p
+
+
+def test_question_mark_steps_of_a_space_are_chosen_after_its_other_goods():
+    s = new(2, 0)
+    p = mover(s)
+    s.tr[p * 3 + 2] = 3  # one money step left
+    set_goods(s, 0, TRACK, 3, (TRACK, 2), (TRACK, 3))  # ?, money, ?
+    s.apply(p, buy(0))
+    assert s.tr[p * 3 + 2] == 4  # the money step came first: money is no longer offered
+    assert s.to_move() == (p,) and [a["track"] for a in s.legal_actions(p)] == ["forest", "tech"]
+    assert s.view(p)["pending"] == {"choose": "track"}
+    again = GAME.from_json(json.loads(json.dumps(s.to_json())))
+    s.apply(p, A.get("track", track="forest"))
+    assert s.to_move() == (p,)  # the second ? of the same space
+    s.apply(p, A.get("track", track="forest"))
+    assert s.tr[p * 3:p * 3 + 3] == [2, 0, 4] and s.turn == 1 and mover(s) != p
+    again.apply(p, A.get("track", track="tech"))
+    assert again.to_move() == (p,) and again.qleft == 0 and again.pend >= 0
+
+
+def test_text_board_market_legend_keeps_its_brackets():
+    from rich.console import Console
+
+    s = new(2, 0)
+    set_goods(s, 0, PIT, RED, (SHIP, 3))
+    console = Console(width=220, record=True, file=io.StringIO())
+    console.print(GAME.render_text(s.view(0), 0))
+    text = console.export_text()
+    assert "or [coins placed];" in text
+    assert "pit red+ship3" in text
+
+
+def test_two_pieces_beyond_nine_share_the_space_and_the_later_one_starts():
+    """Both overshooting pieces stop beyond 9: both get the diamond, the one on top starts."""
+    s = new(3, 0)
+    p0, p1, p2 = s.order
+    s.coins = [30] * 3
+    s.pos[p0], s.pos[p1] = 8, 9
+    set_goods(s, 0, HAT, 3)
+    set_goods(s, 1, HAT, 1)
+    s.apply(p0, buy(0))  # 8 + 3: beyond 9
+    s.apply(p1, buy(1))  # 9 + 1: beyond 9 as well, on top of p0
+    assert s.pos[p0] == s.pos[p1] == R.BEYOND and s.seq[p1] > s.seq[p0]
+    s.coins = [0, 0, 0]
+    s._assign_diamonds(None)
+    assert s.gems[p0 * 5 + DIA] == 1 and s.gems[p1 * 5 + DIA] == 1 and s.gems[p2 * 5 + DIA] == 0
+    assert s.start == p1 and s.order == (p1, p0, p2)
+
+
+def test_keep_choice_is_explained_in_plain_words():
+    s = new(2, 0)
+    s.pits[BLUE] = 2
+    s.pits[RED] = 1
+    s.mines[3] = 1
+    to_gems_phase(s, (0, 1))
+    s._gems_advance(None)
+    assert "at most two tiles, never two of the same kind" in s.prompt(0)
+    with pytest.raises(IllegalAction, match="never two of the same kind .*when you hold two kinds or more, keep two"):
+        s.apply(0, A.get("keep", pit="blue", mine=0, ship=0))
+    s.apply(0, A.get("keep", pit="blue", mine=3, ship=0))
+    assert s.pits[0:4] == [1, 0, 0, 0] and s.mines[3] == 1

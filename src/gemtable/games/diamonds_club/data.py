@@ -63,8 +63,9 @@ class Data:
     five_vp: tuple[int, ...]
     boards: tuple[Board, ...]
     spaces_per_strip: int
-    # strips[colour][strip][face] -> tuple of (kind, value) codes; colour 0 dark, 1 light
-    strips: tuple[tuple[tuple[tuple[tuple[int, int], ...], ...], ...], ...]
+    # strips[colour][strip][face][space] -> tuple of the space's (kind, value) goods codes
+    # (one or more: a player buying the space gets all of them); colour 0 dark, 1 light
+    strips: tuple[tuple[tuple[tuple[tuple[tuple[int, int], ...], ...], ...], ...], ...]
     strip_text: tuple[tuple[tuple[str, ...], ...], ...]
     reconstructed: tuple[str, ...]  # names of placeholder tables
 
@@ -115,6 +116,33 @@ def _parse_token(token: str, colours, animals, where: str, path: Path) -> tuple[
             raise DataError(bad + f" (track must be one of {', '.join(names)})")
         return (TRACK, names.index(arg))
     raise DataError(bad + " (kind must be pit, mine, ship, hat, animal or track)")
+
+
+def _face_spaces(face: Any, where: str, path: Path) -> list[list[str]]:
+    """The spaces of one strip face, each a list of goods tokens.
+
+    A face is either one string (spaces separated by blanks, several goods of one space
+    joined by ``+``) or a list with one entry per space (a token string, ``+`` allowed, or a
+    list of tokens)."""
+    if isinstance(face, str):
+        entries: list[Any] = face.split()
+    elif isinstance(face, list):
+        entries = face
+    else:
+        raise DataError(f"{path.name}: {where} must be a string or a list of spaces, got {face!r}")
+    spaces = []
+    for k, entry in enumerate(entries):
+        if isinstance(entry, str):
+            tokens = entry.split("+")
+        elif isinstance(entry, list) and all(isinstance(t, str) for t in entry):
+            tokens = list(entry)
+        else:
+            raise DataError(f"{path.name}: {where} space {k + 1} must be a goods string or a list of them, got {entry!r}")
+        tokens = [t.strip() for t in tokens]
+        if not tokens or not all(tokens):
+            raise DataError(f"{path.name}: {where} space {k + 1} has an empty goods entry ({entry!r})")
+        spaces.append(tokens)
+    return spaces
 
 
 def load(path: str | Path = DATA_PATH) -> Data:
@@ -245,17 +273,21 @@ def load(path: str | Path = DATA_PATH) -> Data:
         col_strips = []
         col_text = []
         for si, strip in enumerate(lst):
-            if not isinstance(strip, list) or len(strip) != 2 or not all(isinstance(f, str) for f in strip):
-                raise DataError(f"{path.name}: [market] {colour} strip {si + 1} must be two face strings")
+            if not isinstance(strip, list) or len(strip) != 2:
+                raise DataError(f"{path.name}: [market] {colour} strip {si + 1} must be two faces")
             faces = []
+            face_texts = []
             for fi, face in enumerate(strip):
-                tokens = face.split()
                 where = f"[market] {colour} strip {si + 1} face {'ab'[fi]}"
-                if len(tokens) != per:
-                    raise DataError(f"{path.name}: {where} has {len(tokens)} spaces, expected {per}")
-                faces.append(tuple(_parse_token(t, colours, animals, where, path) for t in tokens))
+                spaces = _face_spaces(face, where, path)
+                if len(spaces) != per:
+                    raise DataError(f"{path.name}: {where} has {len(spaces)} spaces, expected {per}")
+                faces.append(tuple(
+                    tuple(_parse_token(t, colours, animals, where, path) for t in space) for space in spaces
+                ))
+                face_texts.append(" ".join("+".join(space) for space in spaces))
             col_strips.append(tuple(faces))
-            col_text.append(tuple(strip))
+            col_text.append(tuple(face_texts))
         strips.append(tuple(col_strips))
         texts.append(tuple(col_text))
     if market.get("reconstructed"):

@@ -5,6 +5,12 @@ about 3 gems for 4 VP), the gems complete equipment sets will give in phase 4, p
 the development tracks (worth more the more rounds are likely left), minus a penalty for
 open mandatory spaces (and the gems still missing for them) that grows as the first park
 nears completion: a player who misses them at the end is not scored at all.
+
+Building piles are finite and every forest is turned from one of the fullest piles, so a
+small term weighs the piles the player still needs (an open mandatory space above all, then
+the missing types of the next all-four-buildings group) by how few tiles they have left.
+It decides which of several tied piles to turn over for a forest: one the player does not
+need, preferably one an opponent does.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ GEM_VALUE = 1.1
 DIAMOND_VALUE = 1.4
 EQUIP_VALUE = 0.6
 HAT_VALUE = 0.15
+PILE_NEED_MANDATORY = 3.0  # a tile for an open mandatory space
+PILE_NEED_GROUP = 1.0  # a type missing from the next all-four-buildings group
+PILE_SCARCITY = 2.0  # value of need / (tiles left + 1)
 NEED = {}
 for _b in D.boards:
     if _b.kind == "building":
@@ -62,4 +71,21 @@ def heuristic(state, player: int) -> float:
             score -= len(missing) * (1.5 + 12.0 * progress * progress)
         score -= deficit * (0.3 + 3.0 * progress)
     score += HAT_VALUE * state.pos[p]
+    score -= PILE_SCARCITY * _pile_need(state, p, missing)
     return score
+
+
+def _pile_need(state, p: int, missing) -> float:
+    """Need for each building pile, weighted by how close the pile is to running out."""
+    tiles = state.tiles
+    bld = state.bld[p * 4:p * 4 + 4]
+    low = min(bld)
+    group = len(state.all4) < len(D.all_four_vp)
+    total = 0.0
+    for b in range(4):
+        need = PILE_NEED_MANDATORY * missing.count(b)
+        if group and bld[b] == low:
+            need += PILE_NEED_GROUP
+        if need:
+            total += need / (tiles[b] + 1)
+    return total

@@ -9,10 +9,13 @@ Layout of the flat state (p = seat, n = number of players):
   covered mandatory spaces, ``gen[p]`` covered ordinary light-green spaces, ``dark[p]``;
 - start track: ``pos[p]`` (0..last_space, last_space+1 = beyond) and ``seq[p]`` (stack
   height: the larger, the higher up in a stack);
-- market: ``strips`` (per column [colour, strip, face]), ``goods`` (per space (kind, value),
-  derived from the strips), ``cm[space]`` coins lying on a space, ``sur[space]`` coins on the
-  adjoining spaces (the surcharge);
-- price boards: ``bp[board]`` bitmask of seats with a piece there, ``used[p]`` pieces placed.
+- market: ``strips`` (per column [colour, strip, face]), ``market_goods`` (per space the
+  tuple of its (kind, value) goods, derived from the strips; ``goods`` is the first good of
+  each space), ``cm[space]`` coins lying on a space, ``sur[space]`` coins on the adjoining
+  spaces (the surcharge), ``qleft`` ``?`` track steps of the bought space still to choose;
+- price boards: ``bp[board]`` bitmask of seats with a piece there, ``used[p]`` pieces placed;
+- ``fpile``: while a player chooses which building pile a new forest is turned from, the
+  bitmask of the piles tied for most tiles (0 otherwise).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 from gemtable.core import Action, ActionSpace, Rng, State
 
-from .data import ANIMAL, ANY_TRACK, DATA, HAT, MINE, PIT, SHIP, TRACKS, Data
+from .data import ANIMAL, ANY_TRACK, DATA, HAT, MINE, PIT, SHIP, TRACK, TRACKS, Data
 
 GAME_ID = "diamonds_club"
 D: Data = DATA
@@ -76,6 +79,16 @@ def goods_label(kind: int, val: int) -> str:
     if kind == ANIMAL:
         return animal_label(val)
     return ("forest", "technology", "money", "any")[val] + " track step"
+
+
+def space_label(goods) -> str:
+    """All goods of one market space, e.g. "red pit + mining rights 4"."""
+    return " + ".join(goods_label(k, v) for k, v in goods)
+
+
+def space_token(goods) -> str:
+    """The data-file spelling of a market space: its goods tokens joined by "+"."""
+    return "+".join(goods_token(k, v) for k, v in goods)
 
 
 def goods_token(kind: int, val: int) -> str:
@@ -193,7 +206,9 @@ BUY_ACT = tuple(
     ACTIONS.add("buy", f"place coins on market space {i}", space=i) for i in range(ROWS * MAX_COLS)
 )
 TRACK_ACT = tuple(ACTIONS.add("track", f"advance on the {t} track", track=t) for t in TRACKS)
-MINE_VALUES = sorted({v for col in D.strips for s in col for f in s for k, v in f if k in (MINE, SHIP)} | {2, 3, 4, 5})
+MINE_VALUES = sorted(
+    {v for col in D.strips for s in col for f in s for sp in f for k, v in sp if k in (MINE, SHIP)} | {2, 3, 4, 5}
+)
 TRADE_ACT: dict[tuple[int, int, int], Action] = {}
 for _c in range(NC):
     for _m in MINE_VALUES:
@@ -241,9 +256,15 @@ def _all_vectors(total: int):
 for _t in range(1, MAXPAY + 1):
     for _v in _all_vectors(_t):
         PAY_ACT[_v] = ACTIONS.add("pay", _pay_text(_v), gems=_v)
+# Added last so the ids of every earlier action stay as they were.
+PILE_ACT = tuple(
+    ACTIONS.add("forest_pile", f"turn over {_a(tile_label(_b))} tile for the forest", pile=D.buildings[_b])
+    for _b in range(NB)
+)
 BOARD_INDEX = {b.name: b.index for b in D.boards}
 COLOUR_INDEX = {c: i for i, c in enumerate(D.colours)}
 TILE_INDEX = {t: i for i, t in enumerate(TILE_NAMES)}
+PILE_INDEX = {b: i for i, b in enumerate(D.buildings)}
 TRACK_INDEX = {t: i for i, t in enumerate(TRACKS)}
 
 _FIELDS = (
@@ -260,7 +281,7 @@ def _popcount(x: int) -> int:
 class DiamondsClubState(State):
     __slots__ = (
         "game", "num_players", "rng", "turn", "round", "phase", "start", "order", "oi", "passed",
-        "pend", "ptile", "stage", "gdec", "ending", "seqc", "goods", "cols",
+        "pend", "ptile", "stage", "gdec", "ending", "seqc", "market_goods", "cols", "qleft", "fpile",
     ) + _FIELDS
 
     # -- construction -------------------------------------------------------------
@@ -305,6 +326,8 @@ class DiamondsClubState(State):
         s.ptile = -1
         s.stage = 0
         s.gdec = 0
+        s.qleft = 0
+        s.fpile = 0
         s.start = rng.below(n)  # drawing lots for the starting player
         s._new_round_setup(None)
         return s
@@ -350,7 +373,13 @@ class DiamondsClubState(State):
         for c, (colour, i, face) in enumerate(self.strips):
             for r, g in enumerate(D.strips[colour][i][face]):
                 goods[r * cols + c] = g
-        self.goods = tuple(goods)
+        self.market_goods = tuple(goods)
+
+    @property
+    def goods(self) -> tuple[tuple[int, int], ...]:
+        """The first (kind, value) good of every market space (a space may show more: see
+        ``market_goods``); kept for readers that encode one good per space."""
+        return tuple(g[0] for g in self.market_goods)
 
     def clone(self) -> "DiamondsClubState":
         s = DiamondsClubState.__new__(DiamondsClubState)
@@ -370,8 +399,10 @@ class DiamondsClubState(State):
         s.gdec = self.gdec
         s.ending = self.ending
         s.seqc = self.seqc
-        s.goods = self.goods
+        s.market_goods = self.market_goods
         s.cols = self.cols
+        s.qleft = self.qleft
+        s.fpile = self.fpile
         s.coins = self.coins[:]
         s.gems = self.gems[:]
         s.tr = self.tr[:]
@@ -406,7 +437,7 @@ class DiamondsClubState(State):
             game=GAME_ID, players=self.num_players, rng=self.rng.s, turn=self.turn,
             round=self.round, phase=self.phase, start=self.start, order=list(self.order),
             oi=self.oi, passed=self.passed, pend=self.pend, ptile=self.ptile, stage=self.stage,
-            gdec=self.gdec, ending=self.ending, seqc=self.seqc,
+            gdec=self.gdec, ending=self.ending, seqc=self.seqc, qleft=self.qleft, fpile=self.fpile,
         )
         return out
 
@@ -421,6 +452,8 @@ class DiamondsClubState(State):
         s.strips = [list(x) for x in data["strips"]]
         for f in ("turn", "round", "phase", "start", "oi", "passed", "pend", "ptile", "stage", "gdec", "seqc"):
             setattr(s, f, int(data[f]))
+        s.qleft = int(data.get("qleft", 0))  # absent in games saved before these choices existed
+        s.fpile = int(data.get("fpile", 0))
         s.order = tuple(data["order"])
         s.ending = bool(data["ending"])
         s._derive_goods()
@@ -486,6 +519,9 @@ class DiamondsClubState(State):
             acts.append(PASS)
             return acts
         if phase == BUILD:
+            if self.fpile:
+                f = self.fpile
+                return [PILE_ACT[b] for b in range(NB) if f >> b & 1]
             g = self.gems
             h = (g[p * 5], g[p * 5 + 1], g[p * 5 + 2], g[p * 5 + 3], g[p * 5 + 4])
             if self.pend >= 0:
@@ -533,9 +569,8 @@ class DiamondsClubState(State):
             i = action.args["space"]
             if i < len(self.cm) and not self.cm[i]:
                 price = 1 + self.sur[i]
-                kind, val = self.goods[i]
                 return (f"place {price} coin{'s' if price > 1 else ''} on space {i}: "
-                        f"{goods_label(kind, val)}")
+                        f"{space_label(self.market_goods[i])}")
         elif t == "track":
             k = TRACK_INDEX[action.args["track"]]
             at = self.tr[player * 3 + k]
@@ -547,6 +582,9 @@ class DiamondsClubState(State):
             extra = price - REQ_BASE[b]
             cost = board_cost_text(b) + (f" + {extra} surcharge" if extra else "")
             return f"{action.text} for {price} gems ({cost})"
+        elif t == "forest_pile":
+            b = PILE_INDEX[action.args["pile"]]
+            return f"{action.text} (the {tile_label(b)} pile has {self.tiles[b]} tiles)"
         return action.text
 
     def prompt(self, player: int) -> str:
@@ -561,7 +599,12 @@ class DiamondsClubState(State):
         if self.phase == GEMS:
             if self.stage == 0:
                 return "Form a complete set (pit, mining rights, ship) to trade for gems."
-            return "Choose the one incomplete set of equipment to keep for the next round."
+            return ("Choose the equipment to keep for the next round: at most two tiles, never two of the same "
+                    "kind; the rest goes back to the supply.")
+        if self.fpile:
+            names = [tile_label(b) for b in range(NB) if self.fpile >> b & 1]
+            return ("Several building piles tie for the most tiles left: choose which one to turn over "
+                    f"for your forest ({', '.join(names[:-1])} or {names[-1]}).")
         if self.pend >= 0:
             return f"Choose the gems to pay {self.price(self.pend, player)} for the {tile_label(self.ptile)}."
         return "Build one landscape tile from a price board or pass for the rest of this phase."
@@ -592,9 +635,18 @@ class DiamondsClubState(State):
             if phase != GEMS or self.stage != 1:
                 return ("Equipment to keep is chosen in phase 4 after every complete set has been "
                         "traded: complete sets must always be traded.")
-            return "You may keep one incomplete set of tiles you hold (one of each kind at most, two tiles at most)."
+            return ("You may keep only tiles you hold: at most two, never two of the same kind (for example a "
+                    "pit and a ship); when you hold two kinds or more, keep two.")
+        if t == "forest_pile":
+            if phase != BUILD or not self.fpile:
+                return ("A building pile is chosen only when you build a forest and several piles tie for "
+                        "the most tiles left (otherwise the fullest pile is turned over by itself).")
+            most = max(self.tiles)
+            names = [tile_label(b) for b in range(NB) if self.fpile >> b & 1]
+            return (f"A forest is turned over from a pile with the most tiles left ({most}): "
+                    f"{', '.join(names[:-1])} or {names[-1]}, not the {tile_label(PILE_INDEX[action['pile']])} pile.")
         if t == "build":
-            if phase != BUILD or self.pend >= 0:
+            if phase != BUILD or self.pend >= 0 or self.fpile:
                 return "Landscape tiles are built only in phase 5 (Build), one at a time."
             b = BOARD_INDEX[action["board"]]
             tile = TILE_INDEX[action["tile"]]
@@ -629,14 +681,20 @@ class DiamondsClubState(State):
             elif t == "track":
                 self.pend = -1
                 self._step_track(p, TRACK_INDEX[action.args["track"]], log)
-                self._buy_next(log)
+                if self.qleft:
+                    self._next_any(p, log)
+                if self.pend < 0:
+                    self._buy_next(log)
             else:  # pass
                 self.passed |= 1 << p
                 if log is not None:
                     log.append({"type": "pass", "player": p, "text": f"{{P{p}}} passes in the buy phase."})
                 self._buy_next(log)
         elif self.phase == BUILD:
-            if t == "pay":
+            if t == "forest_pile":
+                self.fpile = 0
+                self._turn_forest(p, PILE_INDEX[action.args["pile"]], log)
+            elif t == "pay":
                 self._build(p, self.pend, self.ptile, action.args["gems"], log)
             elif t == "build":
                 b = BOARD_INDEX[action.args["board"]]
@@ -673,17 +731,33 @@ class DiamondsClubState(State):
         sur = self.sur
         for j in NEIGH[self.cols][i]:
             sur[j] += price
-        kind, val = self.goods[i]
+        goods = self.market_goods[i]
         if log is not None:
             log.append({
                 "type": "buy", "player": p, "space": i, "coins": price,
-                "goods": goods_token(kind, val),
-                "text": f"{{P{p}}} pays {price} coin{'s' if price > 1 else ''} for {goods_label(kind, val)} "
+                "goods": space_token(goods),
+                "text": f"{{P{p}}} pays {price} coin{'s' if price > 1 else ''} for {space_label(goods)} "
                         f"({space_name(i, self.cols)}).",
             })
-        self._gain(p, kind, val, log)
+        if len(goods) == 1:
+            kind, val = goods[0]
+            self._gain(p, kind, val, log)
+        else:  # every good of the space; the ? track steps last, once the rest is known
+            for kind, val in goods:
+                if kind != TRACK or val != ANY_TRACK:
+                    self._gain(p, kind, val, log)
+            for kind, val in goods:
+                if kind == TRACK and val == ANY_TRACK:
+                    self.qleft += 1
+            self._next_any(p, log)
         if self.pend < 0:
             self._buy_next(log)
+
+    def _next_any(self, p: int, log) -> None:
+        """Take the bought space's remaining ? steps until one needs the player's choice."""
+        while self.qleft and self.pend < 0:
+            self.qleft -= 1
+            self._gain(p, TRACK, ANY_TRACK, log)
 
     def _gain(self, p: int, kind: int, val: int, log) -> None:
         if kind == PIT:
@@ -876,20 +950,39 @@ class DiamondsClubState(State):
         self.used[p] += 1
         tiles = self.tiles
         if t == FOREST:
-            best = max(range(NB), key=lambda x: (tiles[x], -x))  # the fullest pile, first on ties
-            tiles[best] -= 1
             self.forests[p] += 1
             where = self._take_space(p, -1)
-        else:
-            tiles[t] -= 1
-            self.bld[p * NB + t] += 1
-            where = self._take_space(p, t)
+            most = max(tiles)
+            tied = 0
+            for x in range(NB):
+                if tiles[x] == most:
+                    tied |= 1 << x
+            if log is not None:
+                log.append({"type": "build", "player": p, "board": D.boards[b].name, "tile": TILE_NAMES[t],
+                            "paid": list(pay),
+                            "text": f"{{P{p}}} builds a forest on a {where} ({_pay_text(pay)[4:]})."})
+            if tied & (tied - 1):
+                self.fpile = tied  # several fullest piles: the player chooses which to turn over
+                return
+            self._turn_forest(p, tied.bit_length() - 1, log)
+            return
+        tiles[t] -= 1
+        self.bld[p * NB + t] += 1
+        where = self._take_space(p, t)
         if log is not None:
             log.append({"type": "build", "player": p, "board": D.boards[b].name, "tile": TILE_NAMES[t],
                         "paid": list(pay),
                         "text": f"{{P{p}}} builds {_a(tile_label(t))} on a {where} ({_pay_text(pay)[4:]})."})
-        if t != FOREST:
-            self._bonus(p, t, log)
+        self._bonus(p, t, log)
+        self._check_complete(p, log)
+        self._build_next(log)
+
+    def _turn_forest(self, p: int, pile: int, log) -> None:
+        """The forest just built is a tile of ``pile`` turned over; the build turn ends."""
+        self.tiles[pile] -= 1
+        if log is not None:
+            log.append({"type": "forest_pile", "player": p, "pile": D.buildings[pile],
+                        "text": f"{{P{p}}} turns over {_a(tile_label(pile))} tile for the forest."})
         self._check_complete(p, log)
         self._build_next(log)
 
@@ -989,8 +1082,9 @@ class DiamondsClubState(State):
             row = []
             for c in range(cols):
                 i = r * cols + c
-                kind, val = self.goods[i]
-                row.append({"space": i, "goods": goods_token(kind, val), "label": goods_label(kind, val),
+                goods = self.market_goods[i]
+                row.append({"space": i, "goods": space_token(goods), "label": space_label(goods),
+                            "items": [goods_token(k, v) for k, v in goods],
                             "coins": self.cm[i], "price": 1 + self.sur[i] if not self.cm[i] else None})
             market.append(row)
         players = []
@@ -1044,9 +1138,11 @@ class DiamondsClubState(State):
                 "all_four": list(self.all4),
                 "five_identical": list(self.five),
             },
-            "pending": (None if self.pend < 0 else (
-                {"choose": "track"} if self.phase == BUY else
-                {"choose": "payment", "board": D.boards[self.pend].name, "tile": TILE_NAMES[self.ptile]})),
+            "pending": (
+                {"choose": "forest_pile", "piles": [D.buildings[b] for b in range(NB) if self.fpile >> b & 1]}
+                if self.fpile else None if self.pend < 0 else (
+                    {"choose": "track"} if self.phase == BUY else
+                    {"choose": "payment", "board": D.boards[self.pend].name, "tile": TILE_NAMES[self.ptile]})),
             "ending": self.ending,
             "players": players,
             "scores": self.scores(),
@@ -1062,7 +1158,8 @@ class DiamondsClubState(State):
     def component_counts(self) -> dict[str, int]:
         n = self.num_players
         out = {
-            "landscape_tiles": sum(self.tiles) + sum(self.bld) + sum(self.forests),
+            # while a forest's pile is being chosen, its tile is built but not yet taken
+            "landscape_tiles": sum(self.tiles) + sum(self.bld) + sum(self.forests) - (1 if self.fpile else 0),
             "animal_tiles": sum(self.apile) + sum(self.ani),
             "bonus_cards_taken_or_left": sum(1 for o in self.triple if o >= 0) + len(self.all4) + len(self.five)
             + sum(1 for o in self.triple if o < 0) + (len(D.all_four_vp) - len(self.all4))

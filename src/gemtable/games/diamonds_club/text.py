@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Group
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -10,6 +11,9 @@ TRACK_SHORT = {"forest": "F+", "tech": "T+", "money": "M+", "any": "?+"}
 
 
 def short_goods(token: str) -> str:
+    """Short form of a market space's goods; several goods of one space are joined by "+"."""
+    if "+" in token:
+        return "+".join(short_goods(t) for t in token.split("+"))
     kind, _, val = token.partition(":")
     if kind == "pit":
         return f"pit {val}"
@@ -66,7 +70,8 @@ def _player_lines(i: int, pl: dict, view: dict, player) -> Text:
 def render_text(view: dict, player: int | None = None):
     parts = [Text(f"Diamonds Club · round {view['round']} · phase: {view['phase']}"
                   + (" · last round" if view["ending"] else ""), style="bold")]
-    market = Table(title="Market (space goods ·price, or [coins placed]; ^ = top hat)", show_header=True,
+    # a table title is read as Rich markup: escape the literal "[coins placed]"
+    market = Table(title=escape("Market (space goods ·price, or [coins placed]; ^ = top hat)"), show_header=True,
                    padding=(0, 1))
     for s in view["market_strips"]:
         market.add_column(f"{s['colour']} {s['strip']}{s['face']}", no_wrap=True)

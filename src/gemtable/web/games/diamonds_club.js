@@ -1,7 +1,8 @@
 // Diamonds Club board: the market (rows of spaces with prices and coins),
 // the price boards for buildings and forests, and each player's coins, gems,
-// tracks, equipment and park.  Market spaces and price boards are clickable
-// when a legal action uses them; other choices stay in the list beside.
+// tracks, equipment and park.  Market spaces, price boards and (when several
+// piles tie for the most tiles) the building pile a forest is turned from are
+// clickable when a legal action uses them; other choices stay in the list beside.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
 
@@ -25,7 +26,7 @@ export function render(el, ctx) {
   const ph = 200;
   const marketH = 36 + v.market.length * 58;
   const ncols = Math.max(...v.market.map((row) => row.length), 1);
-  const bw = 238, bRows = Math.ceil(v.boards.length / 4);
+  const bw = 238, bRows = Math.ceil((v.boards.length + 1) / 4); // + the building piles
   const top = marketH + 30 + bRows * 52 + 10;
   const height = top + Math.ceil(n / 2) * (ph + 10) + 10;
   const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "diamonds-board", role: "img", "aria-label": "Diamonds Club table" });
@@ -37,13 +38,17 @@ export function render(el, ctx) {
   v.market.forEach((row, r) => {
     row.forEach((sp, i) => {
       const x = 12 + i * (sw + 8), y = 36 + r * (sh + 8);
-      const kind = String(sp.goods).split(":")[0];
+      // a space may show several goods ("pit:red+mine:3"): one colour band per good
+      const items = sp.items || String(sp.goods).split("+");
+      const kinds = items.map((t) => String(t).split(":")[0]);
       const g = s("g", { class: "market-space", "data-space": sp.space });
       g.appendChild(s("rect", { x, y, width: sw, height: sh, rx: 8, fill: "#f4ecdb", stroke: "#8a7b5c", "stroke-width": 1.2 }));
-      g.appendChild(s("rect", { x, y, width: 8, height: sh, rx: 3, fill: GOOD_COLOURS[kind] || "#888" }));
-      const pitColour = kind === "pit" ? String(sp.goods).split(":")[1] : null;
+      kinds.forEach((kind, k) => g.appendChild(s("rect", { x, y: y + (k * sh) / kinds.length, width: 8, height: sh / kinds.length, rx: 3, fill: GOOD_COLOURS[kind] || "#888" })));
+      const pit = items.find((t) => String(t).startsWith("pit:"));
+      const pitColour = pit ? String(pit).split(":")[1] : null;
       if (pitColour) g.appendChild(gem(x + 24, y + 18, 9, pitColour, ctx));
-      g.appendChild(s("text", { x: pitColour ? x + 38 : x + 16, y: y + 21, "font-size": sw < 130 ? 11 : 12.5, "font-weight": 700, fill: "#2a2520", text: sp.label }));
+      const long = sp.label.length > (sw < 130 ? 14 : 20);
+      g.appendChild(s("text", { x: pitColour ? x + 38 : x + 16, y: y + 21, "font-size": long ? 10 : sw < 130 ? 11 : 12.5, "font-weight": 700, fill: "#2a2520", text: sp.label }));
       if (sp.coins) {
         for (let k = 0; k < sp.coins; k++) g.appendChild(coin(x + 20 + k * 12, y + 37, 7));
       } else if (sp.price !== null && sp.price !== undefined) {
@@ -83,6 +88,7 @@ export function render(el, ctx) {
     });
     svg.appendChild(g);
   });
+  svg.appendChild(piles(v, ctx, v.boards.length, bw, marketH));
 
   players.forEach((pl, p) => {
     const x = 6 + (p % 2) * 497;
@@ -90,6 +96,36 @@ export function render(el, ctx) {
     svg.appendChild(panel(x, y, 490, ph, pl, p, ctx));
   });
   el.replaceChildren(svg);
+}
+
+// The building piles (tiles left).  A forest is a tile of the fullest pile turned
+// over; when several piles tie, the player picks one here.
+function piles(v, ctx, i, bw, marketH) {
+  const bx = 12 + (i % 4) * (bw + 8);
+  const y = marketH + 28 + Math.floor(i / 4) * 52;
+  const choosing = ctx.legal.some((e) => e.type === "forest_pile");
+  const g = s("g", { class: "tile-piles" });
+  g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
+  g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? "turn a pile over for your forest" : "building piles (tiles left)" }));
+  const names = Object.keys(v.tile_piles || {});
+  const pw = (bw - 16) / Math.max(1, names.length) - 4;
+  names.forEach((name, k) => {
+    const px = bx + 8 + k * (pw + 4);
+    const short = name.replace(/_/g, " ").split(" ")[0].slice(0, 5);
+    const e = findLegal(ctx.legal, { type: "forest_pile", pile: name })[0];
+    const pg = s("g", { class: "tile-pile", "data-pile": name }, [
+      s("rect", { x: px, y: y + 24, width: pw, height: 18, rx: 9, fill: e ? "#2f8a4f" : "#d8ceb8" }),
+      s("text", { x: px + pw / 2, y: y + 37, "text-anchor": "middle", "font-size": 9.5, "font-weight": 700, fill: e ? "#fff" : "#3a3025", text: `${short} ${v.tile_piles[name]}` }),
+    ]);
+    if (e) {
+      pg.appendChild(s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: 22, rx: 11 }));
+      g.appendChild(clickable(pg, e, ctx.act, e.text));
+    } else {
+      pg.appendChild(s("title", { text: `${name.replace(/_/g, " ")}: ${v.tile_piles[name]} tiles left` }));
+      g.appendChild(pg);
+    }
+  });
+  return g;
 }
 
 function panel(x, y, w, hgt, pl, p, ctx) {
