@@ -115,6 +115,35 @@ def test_play_a_full_game_by_clicking(page, live_server, artifacts, game_id):
     assert page.evaluate("document.body.dataset.renderError || ''") == ""
 
 
+@pytest.mark.skipif("glassworks" not in GAMES, reason="River Valley Glassworks is not registered")
+def test_glassworks_boards_show_the_rarity_chart_and_the_row_track(page, live_server, artifacts):
+    rnd = random.Random(13)
+    create_table(page, live_server, "glassworks")
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    for _ in range(6):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            break
+        click_once(page, rnd)
+    wait_ready(page)
+    boards = page.locator("#board svg g.works")
+    assert boards.count() == 2
+    chart = {"white": "22", "purple": "22", "light blue": "17", "dark blue": "17",
+             "light green": "12", "dark green": "12", "yellow": "9", "orange": "9"}  # no black below 5 players
+    for i in range(2):
+        board = boards.nth(i)
+        entries = board.locator(".gw-rarity-entry")
+        shown = {entries.nth(k).get_attribute("data-colour"): entries.nth(k).locator("text").text_content()
+                 for k in range(entries.count())}
+        assert shown == chart
+        track = board.locator(".gw-row-track text").all_text_contents()
+        assert track[:7] == ["1*", "2*", "4", "6*", "9*", "12*", "16*"], track  # only 3 cells → 4 is known
+        assert board.locator(".gw-row-points").count() == 5  # each row's current points
+    page.screenshot(path=str(artifacts / "glassworks-rarity-row-track.png"), full_page=True)
+    assert page.js_errors == []
+    assert page.evaluate("document.body.dataset.renderError || ''") == ""
+
+
 def test_reload_mid_game_and_continue(page, live_server, artifacts):
     rnd = random.Random(5)
     create_table(page, live_server, GAMES[-1])

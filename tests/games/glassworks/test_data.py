@@ -55,6 +55,28 @@ def test_placeholders_are_marked_reconstructed():
     assert GAME.data_status == "reconstructed"
 
 
+def test_only_the_three_cell_row_track_value_is_known():
+    # the seed gives "3 cells score 4" and nothing else: 1 and 2 cells are placeholders too
+    assert DATA.row_track_known == (3,)
+
+
+def test_rules_page_marks_every_row_track_placeholder():
+    from pathlib import Path
+
+    text = " ".join(Path(GAME.rules_path).read_text(encoding="utf-8").split())
+    rows = text[text.index("**Rows.**"):text.index("**Columns.**")]  # the row scoring rule
+
+    def listed(sentence):
+        return {int(k): int(v) for k, v in re.findall(r"(\d) cells? (?:scores? )?(\d+)", sentence)}
+
+    known = [s for s in rows.split(". ") if "is known" in s]
+    placeholders = [s for s in rows.split(". ") if "placeholders" in s]
+    assert len(known) == 1 and len(placeholders) == 1
+    assert listed(known[0]) == {k: DATA.row_track[k] for k in DATA.row_track_known}
+    unknown = [k for k in range(1, DATA.columns + 1) if k not in DATA.row_track_known]
+    assert listed(placeholders[0]) == {k: DATA.row_track[k] for k in unknown}  # 1 and 2 cells included
+
+
 def test_values_are_replaceable_by_editing_the_file_only(tmp_path):
     path = _broken(tmp_path, "points = [0, 1, 2, 4, 6, 9, 12, 16]", "points = [0, 1, 3, 4, 7, 9, 12, 20]")
     data = load(path)
@@ -75,6 +97,7 @@ def test_values_are_replaceable_by_editing_the_file_only(tmp_path):
         ("lake_take = 4", "lake_take = 2", "lake_take must be lake_size - 1"),
         ('name = "orange"\ncount = 9', 'name = "orange"\ncount = "nine"', "'orange': count must be"),
         ("lake_size = 5", "lake_size = [5", "not valid TOML"),
+        ("known = [3]", "known = [3, 8]", "known must list distinct cell counts from 1 to 7"),
     ],
 )
 def test_broken_data_file_is_rejected_with_a_clear_message(tmp_path, old, new, message):

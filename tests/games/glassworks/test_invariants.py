@@ -1,4 +1,4 @@
-"""Rule invariants checked after every decision of random games (all counts, both options)."""
+"""Rule invariants checked after every decision of random games (all counts, all options)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ def _check(s, counts_overflow: bool) -> None:
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 @pytest.mark.parametrize("counts_overflow", [True, False])
 def test_random_games_keep_the_rules_invariants(n, counts_overflow):
+    pair_own = not counts_overflow  # the second run also plays the other pair rule
     for seed in range(25):
-        s = GAME.new(n, seed, overflow_counts_toward_end=counts_overflow)
+        s = GAME.new(n, seed, overflow_counts_toward_end=counts_overflow, pair_on_own_tile=pair_own)
         rng = Rng(seed + 99)
         trigger_turn = None
         while not s.is_over():
@@ -41,6 +42,9 @@ def test_random_games_keep_the_rules_invariants(n, counts_overflow):
             acts = s.legal_actions(p)
             if s.end_turn >= 0:
                 assert not [a for a in acts if a.type.startswith("lake")], "lake closed after the trigger"
+            if not pair_own:
+                assert all(a["tile"] != a["shape"] for a in acts if a.type == "place_pair"), \
+                    "a pair counts as a piece of any other shape"
             turn = s.turn
             s.step(p, acts[rng.below(len(acts))])
             if trigger_turn is None and s.end_turn >= 0:

@@ -70,17 +70,58 @@ def test_cannot_place_a_piece_not_in_the_satchel():
     assert canonical(s.to_json()) == before
 
 
-def test_two_pieces_of_one_shape_count_as_any_shape_on_any_tile():
+def test_two_pieces_of_one_shape_count_as_one_piece_of_any_other_shape():
     s = make(satchels=[[("white", "triangle"), ("purple", "triangle")], []],
              tiles={"circle": [("yellow", "moon")]})
     legal = s.legal_actions(0)
     pairs = [a for a in legal if a.type == "place_pair"]
-    assert {a["tile"] for a in pairs} == set(SHAPES)  # any river tile
+    assert {a["tile"] for a in pairs} == set(SHAPES) - {"triangle"}  # any *other* shape (seed 004)
     assert {a["colours"] for a in pairs} == {("white", "purple")}
     s.apply(0, act("place_pair", colours=("white", "purple"), shape="triangle", tile="heart"))
     assert sorted(s.tiles[tile("heart")]) == sorted([piece("white", "triangle"), piece("purple", "triangle")])
     assert s.satchels[0] == ()
     assert names(s.legal_actions(0)) == ["gather the triangle tile", "gather the circle tile"]
+
+
+def test_a_pair_cannot_go_on_the_tile_of_its_own_shape():
+    s = make(satchels=[[("white", "triangle"), ("white", "triangle")], []])
+    before = canonical(s.to_json())
+    own = act("place_pair", colours=("white", "white"), shape="triangle", tile="triangle")
+    assert own not in s.legal_actions(0)
+    with pytest.raises(IllegalAction, match="cannot go on the triangle tile: place a single triangle"):
+        s.apply(0, own)
+    assert canonical(s.to_json()) == before
+    # a single triangle does go there
+    assert act("place", colour="white", shape="triangle") in s.legal_actions(0)
+
+
+def test_option_lets_a_pair_go_on_the_tile_of_its_own_shape():
+    s = make(satchels=[[("white", "triangle"), ("purple", "triangle")], []], pair_on_own_tile=True)
+    pairs = [a for a in s.legal_actions(0) if a.type == "place_pair"]
+    assert {a["tile"] for a in pairs} == set(SHAPES)
+    s.apply(0, act("place_pair", colours=("white", "purple"), shape="triangle", tile="triangle"))
+    assert sorted(s.tiles[tile("triangle")]) == sorted([piece("white", "triangle"), piece("purple", "triangle")])
+    again = GAME.from_json(s.to_json())
+    assert again.pair_own is True and s.view(0)["pair_on_own_tile"] is True
+    # the two rules keep separate move lists for the same satchel
+    plain = make(satchels=[[("white", "triangle"), ("purple", "triangle")], []])
+    assert len([a for a in plain.legal_actions(0) if a.type == "place_pair"]) == 5
+
+
+def test_random_play_never_places_a_pair_on_its_own_tile():
+    placed = 0
+    for seed in range(30):
+        s = GAME.new(3, seed)
+        rng = Rng(seed)
+        while not s.is_over():
+            p = s.to_move()[0]
+            acts = s.legal_actions(p)
+            a = acts[rng.below(len(acts))]
+            if a.type == "place_pair":
+                placed += 1
+                assert a["tile"] != a["shape"]
+            s.step(p, a)
+    assert placed > 0  # pairs are used in random play
 
 
 def test_placement_choices_are_complete_and_without_duplicates():
@@ -92,9 +133,9 @@ def test_placement_choices_are_complete_and_without_duplicates():
     assert singles == ["place a purple triangle on the triangle tile", "place a white triangle on the triangle tile",
                        "place a yellow heart on the heart tile"]
     pairs = {(a["colours"], a["tile"]) for a in legal if a.type == "place_pair"}
-    assert pairs == {(c, t) for c in (("white", "white"), ("white", "purple")) for t in SHAPES}
+    assert pairs == {(c, t) for c in (("white", "white"), ("white", "purple")) for t in SHAPES if t != "triangle"}
     assert len([a for a in legal if a.type == "lake"]) == 4
-    assert len(legal) == 3 + 12 + 4
+    assert len(legal) == 3 + 10 + 4
 
 
 def test_pair_needs_two_pieces_of_the_same_shape():
@@ -451,6 +492,45 @@ def test_text_renderer_draws_river_lake_and_boards():
         assert word in text, word
 
 
+@pytest.mark.parametrize("n", [2, 5])
+def test_view_carries_the_rarity_chart_of_every_board(n):
+    s = GAME.new(n, 4)
+    in_play = [c for c in COLOURS if n == 5 or c != "black"]
+    chart = [{"colour": c, "count": GAME.data.colour_counts[COLOURS.index(c)]} for c in in_play]
+    for viewer in (*range(n), None):  # public: the same for every seat and for a spectator
+        view = s.view(viewer)
+        assert [seat["rarity"] for seat in view["players"]] == [chart] * n
+    assert chart[0] == {"colour": "white", "count": 22} and chart[7] == {"colour": "orange", "count": 9}
+
+
+def test_view_carries_each_row_run_for_the_row_track():
+    s = make(columns=[[("white", 3), ("purple", 1), ("orange", 2)], [("yellow", 1)]])
+    view = s.view(0)
+    assert view["players"][0]["row_runs"] == [3, 1, 1, 0, 0]
+    assert view["players"][1]["row_runs"] == [1, 0, 0, 0, 0]
+    assert view["row_track_known"] == [3]
+
+
+def test_text_renderer_prints_the_rarity_chart_and_the_row_track():
+    import io
+    import re
+
+    from rich.console import Console
+
+    s = make(n=2, columns=[[("white", 3), ("purple", 1), ("orange", 2)], []])
+    out = io.StringIO()
+    Console(file=out, width=120, color_system=None).print(GAME.render_text(s.view(0), 0))
+    text = out.getvalue()
+    assert text.count("rarity") == 2  # on each board
+    for colour, count in (("white", 22), ("light blue", 17), ("dark green", 12), ("orange", 9)):
+        assert len(re.findall(rf"■ {colour}\s+{count}\b", text)) == 2, colour
+    assert "black" not in text  # black glass is in play only with 5 players
+    # the row track under the columns, placeholders starred; the rows' current points
+    assert len(re.findall(r"1\*\s+2\*\s+4\s+6\*\s+9\*\s+12\*\s+16\*\s+track", text)) == 2
+    assert "1→1*, 2→2*, 3→4, 4→6*" in text
+    assert "+4" in text and "+1" in text  # seat 1: bottom row 3 cells (4), second row 1 cell (1)
+
+
 def test_greedy_heuristic_beats_random():
     from gemtable.games.glassworks.heuristics import heuristic
 
@@ -490,6 +570,8 @@ def test_heuristic_values_gathering_the_better_tile():
 def test_option_values_and_default():
     assert GAME.new(2, 0).overflow_counts is True
     assert GAME.new(2, 0, overflow_counts_toward_end="false").overflow_counts is False
+    assert GAME.new(2, 0).pair_own is False  # the rules summary: a pair is any *other* shape
+    assert GAME.new(2, 0, pair_on_own_tile="true").pair_own is True
     from gemtable.core import OptionError
 
     with pytest.raises(OptionError):

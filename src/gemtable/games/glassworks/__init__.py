@@ -28,6 +28,14 @@ GAME = Game(
             "the rules summary we follow); false: only glassworks pieces count (the publisher's "
             "later rulebook).",
         ),
+        Option(
+            "pair_on_own_tile",
+            False,
+            (False, True),
+            "Two pieces of one shape placed as one count as a piece of any other shape (false, as "
+            "in the rules summary we follow); true: the pair may also go on the tile of its own "
+            "shape (as the later online rules help allows).",
+        ),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",
     owners="River Valley Glassworks is designed by Ben Pinchback, Matt Riddle and Adam Hill and "

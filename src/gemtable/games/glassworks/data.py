@@ -37,6 +37,7 @@ class GlassworksData:
     rows: int
     values: tuple[tuple[int, ...], ...]  # values[column][height - 1]
     row_track: tuple[int, ...]  # row_track[cells filled from column 1]
+    row_track_known: tuple[int, ...]  # cell counts whose row-track points are known (not placeholders)
     satchel_capacity: int
     setup_satchel: int
     lake_size: int
@@ -175,6 +176,16 @@ def load(path: str | Path = DATA_PATH) -> GlassworksData:
     require(all(a <= b for a, b in zip(track, track[1:])), "[row_track] points must not decrease", path)
     if track_tbl.get("reconstructed"):
         reconstructed.append("row_track")
+        known = track_tbl.get("known", [])
+        require(
+            isinstance(known, list) and all(_int(k) and 1 <= k <= ncols for k in known)
+            and len(set(known)) == len(known),
+            f"[row_track] known must list distinct cell counts from 1 to {ncols}",
+            path,
+        )
+        track_known = tuple(sorted(known))
+    else:
+        track_known = tuple(range(1, ncols + 1))  # nothing reconstructed: every value is known
 
     return GlassworksData(
         colours=tuple(names),
@@ -187,6 +198,7 @@ def load(path: str | Path = DATA_PATH) -> GlassworksData:
         rows=nrows,
         values=tuple(tuple(col) for col in values),
         row_track=tuple(track),
+        row_track_known=track_known,
         reconstructed=tuple(reconstructed),
         **consts,
     )

@@ -112,25 +112,34 @@ OVERFLOW_ACT = tuple(
 PASS_ACT = _add(K_PASS, -1, -1, -1, "pass", "pass (no legal action)")
 INFO_T = tuple(INFO)
 
-# Caches of the MAIN-phase actions by satchel and by lake content (pure functions of them).
-_PLACE_CACHE: dict[tuple[int, ...], list[Action]] = {}
+# Caches of the MAIN-phase actions by satchel (one per pair rule) and by lake content
+# (pure functions of them).
+_PLACE_CACHE: tuple[dict[tuple[int, ...], list[Action]], ...] = ({}, {})
 _LAKE_CACHE: dict[tuple[int, ...], list[Action]] = {}
 _CACHE_LIMIT = 50_000
 
 
-# PAIR_TILES[(a, b)]: the placements of pieces a <= b (same shape) on each river tile
-PAIR_TILES: dict[tuple[int, int], tuple[Action, ...]] = {
-    (c1 * NS + s, c2 * NS + s): tuple(PAIR_ACT[(c1, c2, s, t)] for t in range(NS))
-    for (c1, c2, s, t) in PAIR_ACT
-    if t == 0
-}
+# PAIR_TILES[own][(a, b)]: the placements of pieces a <= b (same shape) as one piece.
+# own = 0 (the rules summary): on the river tile of any *other* shape; own = 1 (option
+# pair_on_own_tile): on any river tile, the tile of their own shape included.
+PAIR_TILES: tuple[dict[tuple[int, int], tuple[Action, ...]], ...] = tuple(
+    {
+        (c1 * NS + s, c2 * NS + s): tuple(PAIR_ACT[(c1, c2, s, t)] for t in range(NS) if own or t != s)
+        for (c1, c2, s, t) in PAIR_ACT
+        if t == 0
+    }
+    for own in (0, 1)
+)
 
 
-def place_actions(satchel: tuple[int, ...]) -> list[Action]:
-    """Every placement a satchel allows (satchel: sorted tuple of codes)."""
-    acts = _PLACE_CACHE.get(satchel)
+def place_actions(satchel: tuple[int, ...], own: bool = False) -> list[Action]:
+    """Every placement a satchel allows (satchel: sorted tuple of codes); ``own``: a pair
+    may also go on the tile of its own shape (option pair_on_own_tile)."""
+    cache = _PLACE_CACHE[own]
+    acts = cache.get(satchel)
     if acts is not None:
         return acts
+    pair_tiles = PAIR_TILES[own]
     acts = []
     prev = -1
     for code in satchel:
@@ -146,10 +155,10 @@ def place_actions(satchel: tuple[int, ...]) -> list[Action]:
             b = satchel[j]
             if SHAPE_OF[b] == sa and (a, b) not in seen:  # sorted: a <= b
                 seen.add((a, b))
-                acts.extend(PAIR_TILES[(a, b)])
-    if len(_PLACE_CACHE) > _CACHE_LIMIT:
-        _PLACE_CACHE.clear()
-    _PLACE_CACHE[satchel] = acts
+                acts.extend(pair_tiles[(a, b)])
+    if len(cache) > _CACHE_LIMIT:
+        cache.clear()
+    cache[satchel] = acts
     return acts
 
 
@@ -215,7 +224,7 @@ def score_of(heights, overflow_count: int) -> int:
 
 class GlassworksState(State):
     __slots__ = (
-        "game", "num_players", "rng", "turn", "overflow_counts", "colours",
+        "game", "num_players", "rng", "turn", "overflow_counts", "pair_own", "colours",
         "bag", "river", "tiles", "lake", "satchels", "colcol", "colh", "overflow", "inventory",
         "current", "phase", "placed", "gathered", "pending", "end_turn", "passes",
     )
@@ -229,6 +238,7 @@ class GlassworksState(State):
         s.rng = rng
         s.turn = 0
         s.overflow_counts = bool(options.get("overflow_counts_toward_end", True))
+        s.pair_own = bool(options.get("pair_on_own_tile", False))
         s.colours = DATA.colours_for(n)
         s.bag = list(_BAG[n == 5])
         river = list(range(NS))
@@ -259,6 +269,7 @@ class GlassworksState(State):
         s.rng = Rng(self.rng.s)
         s.turn = self.turn
         s.overflow_counts = self.overflow_counts
+        s.pair_own = self.pair_own
         s.colours = self.colours
         s.bag = self.bag[:]
         s.river = self.river
@@ -284,6 +295,7 @@ class GlassworksState(State):
             "rng": self.rng.s,
             "turn": self.turn,
             "overflow_counts_toward_end": self.overflow_counts,
+            "pair_on_own_tile": self.pair_own,
             "bag": list(self.bag),
             "river": list(self.river),
             "tiles": [list(t) for t in self.tiles],
@@ -310,6 +322,8 @@ class GlassworksState(State):
         s.rng = Rng(int(data["rng"]))
         s.turn = int(data["turn"])
         s.overflow_counts = bool(data["overflow_counts_toward_end"])
+        # saved before the option existed: the default (the rules summary)
+        s.pair_own = bool(data.get("pair_on_own_tile", False))
         s.colours = DATA.colours_for(n)
         s.bag = [int(x) for x in data["bag"]]
         s.river = tuple(int(x) for x in data["river"])
@@ -389,7 +403,7 @@ class GlassworksState(State):
             return []
         if phase == MAIN:
             satchel = self.satchels[player]
-            acts = place_actions(satchel) if satchel else []
+            acts = place_actions(satchel, self.pair_own) if satchel else []
             if self.end_turn < 0 and self.lake:
                 acts = acts + lake_actions(self.lake)
             return acts if acts else [PASS_ACT]
@@ -690,8 +704,13 @@ class GlassworksState(State):
         if kind == K_PLACE:
             return f"You can only place glass from your satchel, and it holds no {PIECE_NAME[a]}."
         if kind == K_PAIR:
-            return (f"Placing two pieces as one needs both the {PIECE_NAME[a]} and the {PIECE_NAME[b]} "
-                    "(two pieces of one shape) in your satchel.")
+            need = 2 if a == b else 1
+            if satchel.count(a) < need or satchel.count(b) < need:
+                return (f"Placing two pieces as one needs both the {PIECE_NAME[a]} and the {PIECE_NAME[b]} "
+                        "(two pieces of one shape) in your satchel.")
+            shape = SHAPES[SHAPE_OF[a]]
+            return (f"Two {shape}s count as one piece of another shape, so they cannot go on the {shape} "
+                    f"tile: place a single {shape} there instead.")
         if kind in (K_LAKE, K_LAKE_ALL):
             if self.end_turn >= 0:
                 return "Drawing from the lake is not allowed once the end of the game has been triggered."
@@ -711,6 +730,8 @@ class GlassworksState(State):
 
     def view(self, player: int | None) -> dict[str, Any]:
         n = self.num_players
+        # the rarity chart printed beside every glassworks: pieces of each colour in play
+        rarity = [{"colour": COLOURS[c], "count": DATA.colour_counts[c]} for c in self.colours]
         players = []
         for p in range(n):
             base = p * NCOL
@@ -725,6 +746,8 @@ class GlassworksState(State):
                 "inventory": self.inventory[p],
                 "score": score_of(self.heights(p), len(self.overflow[p])),
                 "score_parts": self.score_parts(p),
+                "row_runs": row_runs(self.heights(p)),
+                "rarity": [dict(entry) for entry in rarity],
             })
         return {
             "game": GAME_ID,
@@ -751,9 +774,11 @@ class GlassworksState(State):
             "players": players,
             "scores": self.scores(),
             "overflow_counts_toward_end": self.overflow_counts,
+            "pair_on_own_tile": self.pair_own,
             "end_trigger": TRIGGER,
             "values": [list(col) for col in VALUES],
             "row_track": list(ROW_TRACK),
+            "row_track_known": list(DATA.row_track_known),
         }
 
     def determinize(self, player: int | None, rng: Rng) -> "GlassworksState":

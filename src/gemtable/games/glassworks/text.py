@@ -57,14 +57,19 @@ def render_text(view: dict[str, Any], player: int | None = None) -> Group:
     if view["end_triggered"]:
         status += " — end triggered: final rounds, the lake is closed"
     parts.append(Text(status, style="italic"))
-    parts.append(Text("Row track (cells from column 1 → points): "
-                      + ", ".join(f"{i}→{v}" for i, v in enumerate(view["row_track"]) if i), style="dim"))
+    known = set(view.get("row_track_known", range(len(view["row_track"]))))
+    parts.append(Text("Row track (cells filled from column 1 → points; * placeholder): "
+                      + ", ".join(f"{i}→{v}{'' if i in known else '*'}"
+                                  for i, v in enumerate(view["row_track"]) if i), style="dim"))
 
+    track = view["row_track"]
     for p, seat in enumerate(view["players"]):
         board = Table(show_header=True, box=None, pad_edge=False)
         for c, col in enumerate(seat["columns"]):
             board.add_column(f"c{c + 1}", justify="center")
+        board.add_column("row", justify="right")
         nrows = len(view["values"][0])
+        runs = seat.get("row_runs", [0] * nrows)
         for h in range(nrows, 0, -1):
             cells = []
             for c, col in enumerate(seat["columns"]):
@@ -72,10 +77,24 @@ def render_text(view: dict[str, Any], player: int | None = None) -> Group:
                     cells.append(Text("■", style=_STYLE.get(col["colour"], "")))
                 else:
                     cells.append(Text(str(view["values"][c][h - 1]), style="dim"))
+            points = track[runs[h - 1]]
+            cells.append(Text(f"+{points}" if points else "·", style="bold" if points else "dim"))
             board.add_row(*cells)
         board.add_row(*[Text(_ABBR.get(col["colour"], (col["colour"] or "·")[:2]),
                              style=_STYLE.get(col["colour"], "dim"))
-                        for col in seat["columns"]])
+                        for col in seat["columns"]], "")
+        # the row track printed under the columns: points of a row filled up to that column
+        board.add_row(*[Text(f"{track[c + 1]}{'' if c + 1 in known else '*'}", style="italic")
+                        for c in range(len(seat["columns"]))], Text("track", style="dim"))
+        # the rarity chart printed beside the glassworks: pieces of each colour in the game
+        chart = Table(title="rarity", box=None, show_header=False, pad_edge=False, title_style="dim")
+        chart.add_column("colour")
+        chart.add_column("pieces", justify="right")
+        for entry in seat.get("rarity", []):
+            chart.add_row(Text(f"■ {entry['colour']}", style=_STYLE.get(entry["colour"], "")),
+                          str(entry["count"]))
+        works = Table.grid(padding=(0, 3))
+        works.add_row(board, chart)
         info = Text.assemble(
             "satchel: ", _pieces(seat["satchel"]), "\n",
             "overflow: ", _pieces(seat["overflow"]), "\n",
@@ -85,6 +104,6 @@ def render_text(view: dict[str, Any], player: int | None = None) -> Group:
         )
         marker = " ▶" if p in view["to_move"] else ""
         you = " (you)" if player == p else ""
-        parts.append(Panel(Group(board, info), title=f"Seat {p + 1}{you}{marker}", expand=False))
+        parts.append(Panel(Group(works, info), title=f"Seat {p + 1}{you}{marker}", expand=False))
     parts.append(Text(view["prompt"], style="bold"))
     return Group(*parts)

@@ -1,5 +1,7 @@
 // River Valley Glassworks board: the river of shape tiles with the glass on
-// them, the lake, and each player's satchel, glassworks columns and overflow.
+// them, the lake, and each player's satchel, glassworks columns, row track,
+// rarity chart and overflow.  A narrow screen gets a portrait layout (the
+// river in two rows, one player board per row).
 // Legal actions are clickable: a satchel piece (place it / put it in
 // overflow), a river tile (gather), a lake piece (draw the rest, leaving it),
 // a colour chip (open the next column).
@@ -45,41 +47,56 @@ export function render(el, ctx) {
   const v = ctx.view;
   const players = v.players || [];
   const n = players.length;
-  const cols = n <= 2 ? n : (n <= 4 ? 2 : 3);
-  const pw = cols === 3 ? 325 : 490, ph = 300;
-  const top = 270;
+  const narrow = (el.clientWidth || 1000) < 640;
+  const W = narrow ? 500 : 1000;
+  const cols = narrow ? 1 : (n <= 4 ? Math.min(n, 2) : 3);
+  const pw = cols === 3 ? 325 : 490, ph = 330;
+  const perRow = narrow ? 3 : 6;
+  const tw = 150, th = narrow ? 115 : 160, gapY = 12;
+  const riverRows = Math.ceil(v.river.length / perRow);
+  const riverBottom = 40 + riverRows * (th + gapY) - gapY;
+  const lakeY = riverBottom + 38;
+  const top = lakeY + 32;
   const height = top + Math.ceil(n / cols) * (ph + 10) + 10;
-  const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "glassworks-board", role: "img", "aria-label": "Glassworks table" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "glassworks-board", role: "img", "aria-label": "Glassworks table" });
   svg.appendChild(patternDefs("cb"));
 
-  // the river
-  svg.appendChild(s("path", { d: "M0 60 C250 20 750 120 1000 60 V190 C750 250 250 150 0 190 Z", fill: "#2c6e8f", opacity: 0.55 }));
-  svg.appendChild(s("text", { x: 14, y: 24, "font-size": 13, fill: "#e8e2d2", text: `river · bag ${v.bag_size}` + (v.end_triggered ? " · the end is triggered" : "") }));
-  const tw = 150;
+  // the river (upstream start first, flowing to the lake)
+  for (let r = 0; r < riverRows; r++) {
+    const y0 = 40 + r * (th + gapY);
+    svg.appendChild(s("path", { d: `M0 ${y0 + 20} C${W / 4} ${y0 - 20} ${(3 * W) / 4} ${y0 + 60} ${W} ${y0 + 20} V${y0 + th - 10} C${(3 * W) / 4} ${y0 + th + 30} ${W / 4} ${y0 + th - 50} 0 ${y0 + th - 10} Z`, fill: "#2c6e8f", opacity: 0.55 }));
+  }
+  svg.appendChild(s("text", { x: 14, y: 24, "font-size": 13, fill: "#e8e2d2", text: `river → lake · bag ${v.bag_size}` + (v.end_triggered ? " · the end is triggered" : "") }));
+  const x0 = (W - (perRow * tw + (perRow - 1) * 12)) / 2;
   v.river.forEach((t, i) => {
-    const x = 20 + i * (tw + 12), y = 40;
+    const x = x0 + (i % perRow) * (tw + 12), y = 40 + Math.floor(i / perRow) * (th + gapY);
     const g = s("g", { class: "river-tile", "data-tile": t.tile });
-    g.appendChild(s("rect", { x, y, width: tw, height: 160, rx: 14, fill: "#e9dfc8", stroke: "#8a7b5c", "stroke-width": 2 }));
+    g.appendChild(s("rect", { x, y, width: tw, height: th, rx: 14, fill: "#e9dfc8", stroke: "#8a7b5c", "stroke-width": 2 }));
     g.appendChild(shapeIcon(x + 22, y + 22, 13, t.tile));
+    // position in the flow, upstream start = 1 (the river wraps onto a second row on a phone)
+    g.appendChild(s("text", { x: x + tw - 10, y: y + th - 9, "text-anchor": "end", "font-size": 11, fill: "#a08f6a", text: i === v.river.length - 1 ? `${i + 1} → lake` : `${i + 1}` }));
     g.appendChild(s("text", { x: x + tw - 12, y: y + 26, "text-anchor": "end", "font-size": 12, fill: "#6b5a3a", text: `${t.tile} · ${"●".repeat(t.stones || 0)}` }));
+    const many = t.pieces.length > 8;
+    const step = many ? 26 : 33, per = many ? 5 : 4, r = many ? 10.5 : 13;
     t.pieces.forEach((pc, k) => {
       const { colour: c, shape } = parsePiece(pc);
-      g.appendChild(piece(x + 26 + (k % 4) * 33, y + 66 + Math.floor(k / 4) * 36, 13, c, shape, ctx));
+      g.appendChild(piece(x + 24 + (k % per) * step, y + 62 + Math.floor(k / per) * (many ? 27 : 36), r, c, shape, ctx));
     });
     const gather = findLegal(ctx.legal, { type: "gather", tile: t.tile })[0];
     if (gather) {
-      g.appendChild(s("rect", { class: "hl", x: x - 3, y: y - 3, width: tw + 6, height: 166, rx: 16 }));
+      g.appendChild(s("rect", { class: "hl", x: x - 3, y: y - 3, width: tw + 6, height: th + 6, rx: 16 }));
       svg.appendChild(clickable(g, gather, ctx.act));
     } else svg.appendChild(g);
   });
 
   // the lake
   const lake = s("g", { id: "gw-lake" });
-  lake.appendChild(s("ellipse", { cx: 500, cy: 238, rx: 300, ry: 28, fill: "#3f8fb0", opacity: 0.6 }));
-  lake.appendChild(s("text", { x: 170, y: 243, "font-size": 13, fill: "#fff", text: v.lake_open ? "lake" : "lake (closed)" }));
+  const lakeRx = narrow ? 235 : 300;
+  lake.appendChild(s("ellipse", { cx: W / 2, cy: lakeY, rx: lakeRx, ry: 28, fill: "#3f8fb0", opacity: 0.6 }));
+  lake.appendChild(s("text", { x: W / 2 - lakeRx + 22, y: lakeY + 5, "font-size": 13, fill: "#fff", text: v.lake_open ? "lake" : "lake (closed)" }));
   v.lake.forEach((pc, k) => {
     const { colour: c, shape } = parsePiece(pc);
-    const x = 300 + k * 44, y = 238;
+    const x = W / 2 - (narrow ? 50 : 170) + k * 44, y = lakeY;
     const pg = s("g", {}, [s("circle", { cx: x, cy: y, r: 18, fill: "transparent" }), piece(x, y, 14, c, shape, ctx)]);
     const draw = findLegal(ctx.legal, { type: "lake", leave_colour: c, leave_shape: shape })[0];
     if (draw) {
@@ -89,12 +106,19 @@ export function render(el, ctx) {
   });
   svg.appendChild(lake);
 
+  const left = (W - (cols * pw + (cols - 1) * 8)) / 2;
   players.forEach((pl, p) => {
-    const x = 6 + (p % cols) * (pw + 8);
+    const x = left + (p % cols) * (pw + 8);
     const y = top + Math.floor(p / cols) * (ph + 10);
     svg.appendChild(works(x, y, pw, ph, pl, p, v, ctx));
   });
   el.replaceChildren(svg);
+}
+
+// "light green" -> ["light", "green"]; one-word names stay on one line
+function labelLines(name) {
+  const words = String(name).split(" ");
+  return words.length > 1 ? [words.slice(0, -1).join(" "), words[words.length - 1]] : [name];
 }
 
 function works(x, y, w, hgt, pl, p, v, ctx) {
@@ -106,7 +130,7 @@ function works(x, y, w, hgt, pl, p, v, ctx) {
   g.appendChild(s("text", { x: 14, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") }));
   g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: String(pl.score) }));
   const parts = pl.score_parts || {};
-  g.appendChild(s("text", { x: w - 66, y: 26, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: Object.entries(parts).map(([k, x]) => `${k} ${x}`).join(" · ") }));
+  g.appendChild(s("text", { x: w - 14, y: 46, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: Object.entries(parts).map(([k, x]) => `${k} ${x}`).join(" · ") }));
   // satchel
   g.appendChild(s("text", { x: 14, y: 52, "font-size": 11.5, fill: "#7a7268", text: `satchel (${pl.satchel.length})` }));
   pl.satchel.forEach((pc, k) => {
@@ -119,20 +143,71 @@ function works(x, y, w, hgt, pl, p, v, ctx) {
       g.appendChild(clickable(pg, act, ctx.act));
     } else g.appendChild(pg);
   });
-  // columns (colour and height) over the value grid
-  const cw = Math.min(52, (w - 40) / 7);
-  const baseY = hgt - 40;
+
+  // the glassworks: columns (colour and height) over the value grid, each row's points
+  // on its right, the row track under the columns and the rarity chart beside them
+  const wide = w >= 400;
+  const rowW = wide ? 30 : 24, chartW = wide ? 96 : 70;
+  const ncol = (pl.columns || []).length || 7;
+  const nrow = v.values && v.values[0] ? v.values[0].length : 5;
+  const cw = Math.min(50, (w - 34 - rowW - chartW) / ncol);
+  const gy0 = 124, pitch = 26;
+  const small = cw < 36;  // five boards side by side: smaller labels
+  const gridRight = 20 + ncol * cw;
+  const track = v.row_track || [];
+  const known = new Set(v.row_track_known || track.map((_, i) => i));
+  const runs = pl.row_runs || [];
   (pl.columns || []).forEach((col, i) => {
     const cx = 20 + i * cw;
-    for (let k = 0; k < 5; k++) {
-      const yy = baseY - (k + 1) * 28;
+    for (let k = 0; k < nrow; k++) {
+      const yy = gy0 + (nrow - 1 - k) * pitch;
       const val = v.values && v.values[i] ? v.values[i][k] : "";
       const filled = col.colour && k < col.height;
-      g.appendChild(s("rect", { x: cx, y: yy, width: cw - 6, height: 24, rx: 3, fill: filled ? fillOf(col.colour, ctx.patterns) : "#e2d7c1", stroke: filled ? colour(col.colour).stroke : "#c3b594" }));
-      g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: yy + 16, "text-anchor": "middle", "font-size": 11, fill: filled ? colour(col.colour).ink : "#9a8a6a", text: val }));
+      g.appendChild(s("rect", { x: cx, y: yy, width: cw - 6, height: 22, rx: 3, fill: filled ? fillOf(col.colour, ctx.patterns) : "#e2d7c1", stroke: filled ? colour(col.colour).stroke : "#c3b594" }));
+      g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: yy + 15, "text-anchor": "middle", "font-size": 11, fill: filled ? colour(col.colour).ink : "#9a8a6a", text: val }));
     }
-    g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: baseY + 14, "text-anchor": "middle", "font-size": 10, fill: "#7a7268", text: col.colour || "—" }));
+    labelLines(col.colour || "—").forEach((line, j) => g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: gy0 + nrow * pitch + 8 + j * 10, "text-anchor": "middle", "font-size": small ? 8 : 9.5, fill: "#7a7268", text: line })));
   });
+  // each row's current points (cells filled from column 1 without a gap)
+  g.appendChild(s("text", { x: gridRight + rowW / 2 - 3, y: gy0 - 6, "text-anchor": "middle", "font-size": 9.5, fill: "#7a7268", text: "row" }));
+  for (let k = 0; k < nrow; k++) {
+    const pts = track[runs[k] || 0] || 0;
+    const yy = gy0 + (nrow - 1 - k) * pitch;
+    g.appendChild(s("text", { class: "gw-row-points", x: gridRight + rowW / 2 - 3, y: yy + 15, "text-anchor": "middle", "font-size": pts ? 12.5 : 11, "font-weight": pts ? 700 : 400, fill: pts ? "#5a4520" : "#b5a888", text: pts ? `+${pts}` : "·" }, [s("title", { text: `row ${k + 1}: ${runs[k] || 0} cell(s) from column 1 → ${pts} point(s)` })]));
+  }
+  // the row track: points of a row filled from column 1 up to that column
+  const ty = gy0 + nrow * pitch + 24;
+  const trackG = s("g", { class: "gw-row-track" }, [s("title", { text: "Row track: a row filled from column 1 up to this column scores these points (* placeholder value)" })]);
+  for (let c = 0; c < ncol; c++) {
+    const cx = 20 + c * cw;
+    const cells = c + 1;
+    const isKnown = known.has(cells);
+    const reached = runs.some((r) => r === cells);
+    trackG.appendChild(s("rect", { x: cx, y: ty, width: cw - 6, height: 19, rx: 9.5, fill: reached ? "#e8b931" : "#6b5a3a", stroke: reached ? "#8a6a0c" : "none" }));
+    trackG.appendChild(s("text", { x: cx + (cw - 6) / 2, y: ty + 13.5, "text-anchor": "middle", "font-size": small ? 9.5 : 11, "font-weight": 700, fill: reached ? "#3a2b00" : "#f4efe2", text: `${track[cells] ?? ""}${isKnown ? "" : "*"}` }));
+  }
+  trackG.appendChild(s("text", { x: gridRight, y: ty + 8, "font-size": 9.5, fill: "#7a7268", text: "row" }));
+  trackG.appendChild(s("text", { x: gridRight, y: ty + 18, "font-size": 9.5, fill: "#7a7268", text: "track" }));
+  g.appendChild(trackG);
+  // the rarity chart: pieces of each colour in the game
+  const rx = gridRight + rowW + 4;
+  const rarity = pl.rarity || [];
+  const most = Math.max(1, ...rarity.map((e) => e.count));
+  const barMax = chartW - 24;
+  const chart = s("g", { class: "gw-rarity" });
+  chart.appendChild(s("text", { x: rx, y: gy0 - 6, "font-size": 9.5, fill: "#7a7268", text: "rarity" }));
+  const rowH = Math.min(15, (nrow * pitch - 4) / Math.max(1, rarity.length));
+  rarity.forEach((e, i) => {
+    const yy = gy0 + i * rowH;
+    const bw = Math.max(4, (e.count / most) * barMax);
+    chart.appendChild(s("g", { class: "gw-rarity-entry", "data-colour": e.colour }, [
+      s("title", { text: `${e.colour}: ${e.count} pieces in the game` }),
+      s("rect", { x: rx, y: yy, width: bw, height: rowH - 3.5, rx: 2, fill: fillOf(e.colour, ctx.patterns), stroke: colour(e.colour).stroke, "stroke-width": 1 }),
+      s("text", { x: rx + bw + 3, y: yy + rowH - 4.5, "font-size": 11.5, "font-weight": 700, fill: "#4a3a20", text: String(e.count) }),
+    ]));
+  });
+  g.appendChild(chart);
+
   // open a column with a colour
   const opens = mine ? ctx.legal.filter((e) => e.type === "column") : [];
   opens.forEach((e, k) => {
@@ -143,7 +218,10 @@ function works(x, y, w, hgt, pl, p, v, ctx) {
   if (opens.length) g.appendChild(s("text", { x: 28 + opens.length * 30, y: 109, "font-size": 11, fill: "#222", text: "open the next column with…" }));
   // overflow
   const ov = pl.overflow || [];
-  g.appendChild(s("text", { x: 14, y: hgt - 10, "font-size": 11.5, fill: "#7a7268", text: `overflow ${ov.length} · inventory ${pl.inventory}` }));
-  ov.slice(0, 16).forEach((c, k) => g.appendChild(s("circle", { cx: 190 + k * 16, cy: hgt - 14, r: 6, fill: fillOf(c, ctx.patterns), stroke: colour(c).stroke })));
+  g.appendChild(s("text", { x: 14, y: hgt - 10, "font-size": 11.5, fill: "#7a7268", text: `overflow ${ov.length} · inventory ${pl.inventory}/${v.end_trigger ?? 17}` }));
+  const fit = Math.max(1, Math.floor((w - 200) / 16));
+  const shown = ov.length > fit ? fit - 1 : ov.length;
+  ov.slice(0, shown).forEach((c, k) => g.appendChild(s("circle", { cx: 190 + k * 16, cy: hgt - 14, r: 6, fill: fillOf(c, ctx.patterns), stroke: colour(c).stroke })));
+  if (shown < ov.length) g.appendChild(s("text", { x: 184 + shown * 16, y: hgt - 10, "font-size": 11, fill: "#7a7268", text: `+${ov.length - shown}` }));
   return g;
 }
