@@ -8,6 +8,7 @@ from gemtable.games.sintra.rules import (
     ACTIONS,
     CHOOSE,
     COLOURS,
+    JOKER_CODE,
     NC,
     NEED,
     PATTERNS,
@@ -55,6 +56,39 @@ def find_side(pred, exclude=()) -> int:
         if code // 2 not in exclude and pred(pat):
             return code
     raise AssertionError("no strip side in data.toml fits this test")
+
+
+def side(strip: int, face: str) -> int:
+    """The side code of strip `strip` (1-based, as in data.toml), face "A" or "B"."""
+    return (strip - 1) * 2 + "AB".index(face)
+
+
+def palace(s: SintraState, p: int, fixed: dict[int, int] | None = None, glazier: int = 0) -> None:
+    """Lay out player p's palace as a real one: each of the 8 shipped strips once.
+
+    fixed maps positions to side codes; the other positions get the remaining strips in
+    order, the non-joker side up.  The strips start empty; the glazier goes to `glazier`.
+    """
+    fixed = fixed or {}
+    used = {code // 2 for code in fixed.values()}
+    assert len(used) == len(fixed), "each strip lies at one position only"
+    rest = iter(k for k in range(8) if k not in used)
+    for pos in range(8):
+        if pos in fixed:
+            code = fixed[pos]
+        else:
+            k = next(rest)
+            code = k * 2 + 1 if k * 2 == JOKER_CODE else k * 2
+        set_strip(s, p, pos, code)
+    s.glz[p] = glazier
+    check_palace(s, p)
+
+
+def check_palace(s: SintraState, p: int) -> None:
+    """The palace could be a real one: no strip twice, shipped patterns only."""
+    codes = [c for c in s.code[p * 8:(p + 1) * 8] if c >= 0]
+    assert len({c // 2 for c in codes}) == len(codes), "a strip appears twice"
+    assert all(0 <= c < len(PATTERNS) for c in codes)
 
 
 def set_strip(s: SintraState, p: int, pos: int, code: int, filled: dict[int, int] | None = None,
@@ -138,13 +172,16 @@ __all__ = [
     "W",
     "Y",
     "act",
+    "check_palace",
     "empty_table",
     "find_side",
     "fresh",
+    "palace",
     "put",
     "remove_strip",
     "set_round",
     "set_strip",
     "set_window",
+    "side",
     "total_panes",
 ]

@@ -16,6 +16,7 @@ from .helpers import (
     empty_table,
     find_side,
     fresh,
+    palace,
     put,
     set_round,
     set_strip,
@@ -29,12 +30,12 @@ def no_colour(c):
 
 
 def _last_take_state(n=2, side="A"):
-    """Only 1 orange pane left on the table (factory 1); player 0 to move; nobody can use it."""
+    """Only 1 orange pane left on the table (factory 1); player 0 to move; nobody can use it:
+    every glazier stands over the rightmost strip, a side without orange."""
     s = empty_table(n, side)
     put(s, [{O: 1}])
     for p in range(n):
-        for pos in range(8):
-            set_strip(s, p, pos, no_colour(O))
+        palace(s, p, {7: no_colour(O)}, glazier=7)
     return s
 
 
@@ -60,8 +61,7 @@ def test_round_ends_when_factories_and_centre_are_empty_and_round_pane_goes_to_t
 def test_round_continues_while_panes_remain():
     s = empty_table()
     put(s, [{O: 1}], centre={B: 1})
-    for pos in range(8):
-        set_strip(s, 0, pos, no_colour(O))
+    palace(s, 0, {7: no_colour(O)}, glazier=7)
     s.apply(0, act("take_factory", factory=0, colour=O))
     assert s.rnd == 0 and s.to_move() == (1,)
 
@@ -156,17 +156,15 @@ def test_random_games_last_six_rounds(n):
 def _final(side="A"):
     s = _last_take_state(side=side)
     set_round(s, 5)
-    for pos in range(8):  # no panes left anywhere by default
-        set_strip(s, 0, pos, no_colour(O))
-        set_strip(s, 1, pos, no_colour(O))
-    return s
+    return s  # no panes left on any strip by default
 
 
 def _fill_first(s, p, pos, k):
-    """Strip without O at pos with its first k spaces filled."""
+    """The strip at pos (left of the glazier) with its first k spaces filled."""
     from collections import Counter
 
-    code = no_colour(O)
+    code = s.code[p * 8 + pos]
+    assert JOKER not in PATTERNS[code][:k]
     set_strip(s, p, pos, code, filled=dict(Counter(PATTERNS[code][:k])))
 
 

@@ -38,7 +38,8 @@ class SintraData:
     # side patterns indexed by code = strip * 2 + side; colour codes, JOKER for joker spaces
     patterns: tuple[tuple[int, ...], ...]
     joker_code: int  # the code of the (single) joker side
-    reconstructed: tuple[str, ...]  # names of the placeholder tables
+    reconstructed: tuple[str, ...]  # names of the placeholder tables ("colour_names": some names)
+    reconstructed_colours: tuple[str, ...]  # colour names that are placeholders
 
 
 def load(path: str | Path = DATA_PATH) -> SintraData:
@@ -47,13 +48,17 @@ def load(path: str | Path = DATA_PATH) -> SintraData:
     cols = raw.get("colours")
     require(isinstance(cols, list) and len(cols) == 5,
             "colours must list exactly 5 glass colours", path)
-    names, letters = [], []
+    names, letters, placeholder_names = [], [], []
     for i, c in enumerate(cols):
         require(isinstance(c, dict) and isinstance(c.get("name"), str)
                 and isinstance(c.get("letter"), str) and len(c["letter"]) == 1,
                 f"colour {i + 1} must have a name and a one-letter letter", path)
+        require(isinstance(c.get("reconstructed", False), bool),
+                f"colour {i + 1}: reconstructed must be true or false", path)
         names.append(c["name"])
         letters.append(c["letter"].upper())
+        if c.get("reconstructed", False):
+            placeholder_names.append(c["name"])
     require(len(set(names)) == 5 and len(set(letters)) == 5,
             "colour names and letters must be distinct", path)
     joker = str(raw.get("joker_letter", "")).upper()
@@ -131,7 +136,7 @@ def load(path: str | Path = DATA_PATH) -> SintraData:
     reconstructed = tuple(
         name for name in ("windows", "broken_glass", "ornaments", "strips", "ornament_points")
         if isinstance(raw.get(name), dict) and raw[name].get("reconstructed") is True
-    )
+    ) + (("colour_names",) if placeholder_names else ())
     return SintraData(
         colours=tuple(names),
         letters=tuple(letters),
@@ -146,6 +151,7 @@ def load(path: str | Path = DATA_PATH) -> SintraData:
         patterns=tuple(patterns),
         joker_code=joker_sides[0],
         reconstructed=reconstructed,
+        reconstructed_colours=tuple(placeholder_names),
     )
 
 

@@ -9,13 +9,16 @@ leftover panes (1 point per 3).  While the player still has a decision pending i
 same turn (strip to place on, pane to keep) it takes the best of those continuations.
 
 The weights were chosen by self-play duels between variants (one-ply greedy looking
-through its own turn, margin over the opponent, paired seats, 2 players, 200–300 games).
-Measured with the placeholder data: the project's ``greedy`` bot with this heuristic beat
-``random`` in 200/200 two-player games on each palace side (mean score about 45 against
-−88); a one-ply greedy on this heuristic beat the same greedy on "score + broken-glass
-space" in 94.5 % (side A) and 97.5 % (side B) of 200 games.  Extra terms tried and
-rejected (they lost those duels): a glazier-position penalty, a bonus per reachable empty
-space or per colour that still fits, a bonus for filled windows to the right of strips.
+through its own turn, margin over the opponent, paired seats, 2 players, 200–300 games),
+on an earlier placeholder strip set: there a one-ply greedy on this heuristic beat the
+same greedy on "score + broken-glass space" in 94.5 % (side A) and 97.5 % (side B) of 200
+games.  Extra terms tried and rejected (they lost those duels): a glazier-position
+penalty, a bonus per reachable empty space or per colour that still fits, a bonus for
+filled windows to the right of strips.  With the current placeholder strips the project's
+``greedy`` bot beats ``random`` in 200/200 two-player games on each palace side (mean
+score 39.4 against −89.2 on side A, 36.4 against −91.4 on side B:
+``gemtable simulate sintra -n 200 -p 2 -b greedy,random --jobs 1 --seed 1
+[-o palace_side=B]``).
 """
 
 from __future__ import annotations

@@ -293,6 +293,12 @@ class SintraState(State):
                 return i
         return -1
 
+    def _can_return(self, p: int) -> bool:
+        """Action B moves the glazier left, onto the leftmost remaining strip: never allowed
+        when no strip lies left of it (over the leftmost strip, or over a gap with every
+        remaining strip to its right), so the return can never be a pass (RULES.md)."""
+        return 0 <= self._leftmost(p) < self.glz[p]
+
     def legal_actions(self, player: int) -> list[Action]:
         if player != self.cur or self.phase == OVER:
             return []
@@ -317,8 +323,7 @@ class SintraState(State):
             for c in range(NC):
                 if centre[c]:
                     acts.append(TAKE_C[c])
-            lm = self._leftmost(player)
-            if lm >= 0 and lm != self.glz[player]:
+            if 0 <= self._leftmost(player) < self.glz[player]:
                 acts.append(RETURN_A)
             return acts
         if phase == PLACE:
@@ -583,8 +588,10 @@ class SintraState(State):
         if player != self.cur:
             return f"Wait: seat {self.cur + 1} is to move."
         if self.phase == CHOOSE:
-            return ("Take all panes of one colour from a factory or the centre, "
-                    "or return your glazier to your leftmost strip.")
+            if self._can_return(player):
+                return ("Take all panes of one colour from a factory or the centre, "
+                        "or return your glazier to your leftmost strip.")
+            return "Take all panes of one colour from a factory or the centre."
         if self.phase == PLACE:
             return (f"Place your {_plural(self.pn, self.pcol)} on the strip under your glazier "
                     f"or one to its right.")
@@ -626,12 +633,17 @@ class SintraState(State):
             if t == "take_centre":
                 return f"The centre holds no {action.args['colour']} panes: take a colour that lies there."
             if t == "return_glazier":
-                if self._leftmost(p) < 0:
+                lm = self._leftmost(p)
+                if lm < 0:
                     return "You have no strips left: the glazier cannot return (you must take panes)."
-                return ("Your glazier already stands over your leftmost strip: "
-                        "you must take panes instead.")
-            return ("First take all panes of one colour from a factory or the centre "
-                    "(or return your glazier); placing and keeping come after.")
+                if lm == self.glz[p]:
+                    return ("Your glazier already stands over your leftmost strip: "
+                            "you must take panes instead.")
+                return ("No strip lies left of your glazier: the return only moves it back to the "
+                        "left, so it cannot be used to pass; you must take panes instead.")
+            return ("First take all panes of one colour from a factory or the centre"
+                    + (" (or return your glazier)" if self._can_return(p) else "")
+                    + "; placing and keeping come after.")
         if self.phase == PLACE:
             if t == "place":
                 i = action.args["position"]
