@@ -1,60 +1,161 @@
-"""A PettingZoo AEC environment for any registered gemtable game.
+"""PettingZoo environments (AEC and Parallel) for any registered gemtable game.
 
 Agents are ``player_0`` … ``player_{n-1}``.  Actions are integers of the game's
-fixed action space; the observation is a dict with ``observation`` (the game's
-numeric encoding when it has one, else its JSON view as text) and
-``action_mask``.  Rewards are given at the end: 1 shared among the winners.
-Simultaneous secret picks are presented one agent at a time; the view hides
-the picks of the others, so no agent learns more than at the table.
+fixed action space (``Discrete(len(game.actions))``).  Each observation is a dict:
+
+* ``observation``: the game's numeric observation (float32, seats listed from the
+  observer), a ``Box`` bounded by the game's named layout
+  (``game.observation_layout.describe()`` lists every index); a game without a
+  numeric observation gives its JSON view as text instead;
+* ``action_mask``: int8, 1 for every legal action of that agent now (all zeros
+  when the agent is not to move).
+
+Rewards are given at the end only: 1 shared among the winners, 0 otherwise (the
+sum over agents is 1).  ``state()`` is the global state for centralised critics:
+seat 0's observation followed by the private fields of every other seat.
+
+* :class:`GemtableAECEnv` (``env()``/``raw_env()``): one decision at a time; the
+  selected agent is the seat to move.  Simultaneous secret picks (Mille Fiori's
+  default draft) are asked one picker after another; no picker sees the others'
+  picks, so nobody learns more than at the table.
+* :class:`GemtableParallelEnv` (``parallel_env()``): every seat that must decide
+  now acts in the same step -- all pickers of a simultaneous draft at once; in
+  sequential phases only the seat to move acts and the actions given for the
+  other agents are ignored (their mask is all zeros; ``info["acting"]`` says who acts).
+
+``max_cycles`` (optional) truncates the game after that many steps (AEC: decisions;
+parallel: parallel steps).  Seeding: ``reset(seed=s)`` deals game seed ``s``; a later
+``reset()`` without a seed deals a new game drawn from a generator seeded by ``s``.
+Rendering: ``render_mode`` None or ``"ansi"`` (the game's terminal rendering as text).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
-from gemtable.core import Rng
 from gemtable.games.registry import get_game
 
+from . import common
 
-class GemtableAECEnv(AECEnv):
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+RENDER_MODES = ("ansi",)
 
-    def __init__(self, game_id: str, num_players: int = 2, render_mode: str | None = None, **options: Any):
-        super().__init__()
+
+class _Base:
+    """What both environments share: game, spaces, masks, observations, seeding."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
+
+    def _setup(self, game_id: str, num_players: int, render_mode: str | None,
+               max_cycles: int | None, options: dict[str, Any]) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r} "
+                             "(gemtable environments render as text only)")
+        if max_cycles is not None and int(max_cycles) < 1:
+            raise ValueError("max_cycles must be a positive number of steps")
         self.game = get_game(game_id)
         self.game.check_players(num_players)
         self.options = self.game.resolve_options(options)
         self.num_players = num_players
         self.render_mode = render_mode
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
         self.metadata = dict(self.metadata, name=f"gemtable_{game_id}_v0")
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        n_actions = len(self.game.actions)
-        if self.game.observation is not None:
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.n_actions = len(self.game.actions)
+        layout = self.game.observation_layout
+        self._numeric = common.observation_size(self.game) > 0
+        if layout is not None:
+            obs_space: spaces.Space = spaces.Box(layout.low, layout.high, dtype=np.float32)
+            state_low = np.concatenate([layout.low] + [layout.low[layout.private_mask]] *
+                                       (common.max_seats(self.game) - 1))
+            state_high = np.concatenate([layout.high] + [layout.high[layout.private_mask]] *
+                                        (common.max_seats(self.game) - 1))
+            self.state_space = spaces.Box(state_low, state_high, dtype=np.float32)
+        elif self._numeric:  # a third-party game without a layout: no known bounds
             obs_space = spaces.Box(-np.inf, np.inf, (self.game.observation_size,), np.float32)
+            self.state_space = obs_space
         else:
             obs_space = spaces.Text(max_length=1_000_000, charset=_PRINTABLE)
+            self.state_space = obs_space
         self.observation_spaces = {
-            a: spaces.Dict({"observation": obs_space, "action_mask": spaces.MultiBinary(n_actions)})
+            a: spaces.Dict({"observation": obs_space, "action_mask": spaces.MultiBinary(self.n_actions)})
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
-        self.state = None
+        self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
+        self.game_state = None
+        self._seeder: np.random.Generator | None = None
+        self.steps = 0
 
-    def observation_space(self, agent: str):
+    def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str):
+    def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
-    # -- AEC API -----------------------------------------------------------------
+    def _new_game(self, seed: int | None) -> None:
+        if seed is not None:
+            self._seeder = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            if self._seeder is None:
+                self._seeder = np.random.default_rng()
+            game_seed = int(self._seeder.integers(0, 2**63 - 1))
+        self.game_state = self.game.new(self.num_players, game_seed, **self.options)
+        self.steps = 0
+
+    def _mask(self, p: int) -> np.ndarray:
+        mask = np.zeros(self.n_actions, dtype=np.int8)
+        if not self.game_state.is_over():
+            ids = [a.id for a in self.game_state.legal_actions(p)]
+            if ids:
+                mask[ids] = 1
+        return mask
+
+    def _observe(self, p: int) -> dict[str, Any]:
+        if self._numeric:
+            obs: Any = common.observe(self.game, self.game_state, p,
+                                      np.empty(common.observation_size(self.game), np.float32))
+        else:
+            obs = json.dumps(self.game_state.view(p), sort_keys=True, separators=(",", ":"))
+        return {"observation": obs, "action_mask": self._mask(p)}
+
+    def state(self) -> np.ndarray:
+        """Global state: seat 0's observation, then every other seat's private fields."""
+        if self.game_state is None:
+            raise RuntimeError("call reset() before state()")
+        if not self._numeric:  # every seat's view (never the generator: it foretells chance)
+            views = [self.game_state.view(p) for p in range(self.num_players)]
+            return json.dumps(views, sort_keys=True)  # type: ignore[return-value]
+        return common.all_players_observation(self.game, self.game_state, 0)
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game_state is None:
+            return None
+        return common.render_text(self.game_state, None)
+
+    def _end_info(self) -> dict[str, Any]:
+        return {"scores": self.game_state.scores(), "ranking": self.game_state.ranking()}
+
+    def close(self) -> None:
+        pass
+
+
+class GemtableAECEnv(_Base, AECEnv):
+    """Agent-environment-cycle API: the selected agent is the seat to move."""
+
+    def __init__(self, game_id: str, num_players: int = 2, render_mode: str | None = None,
+                 max_cycles: int | None = None, **options: Any):
+        AECEnv.__init__(self)
+        self._setup(game_id, num_players, render_mode, max_cycles, options)
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        seed = Rng(np.random.SeedSequence().entropy & ((1 << 63) - 1)).next64() if seed is None else seed
-        self.state = self.game.new(self.num_players, seed, **self.options)
+        self._new_game(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -64,51 +165,101 @@ class GemtableAECEnv(AECEnv):
         self.agent_selection = self._mover()
 
     def _mover(self) -> str:
-        movers = self.state.to_move()
-        return f"player_{movers[0]}" if movers else self.agents[0]
+        movers = self.game_state.to_move()
+        return self.possible_agents[movers[0]] if movers else self.agents[0]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        p = int(agent.split("_")[1])
-        mask = np.zeros(len(self.game.actions), dtype=np.int8)
-        for a in self.state.legal_actions(p):
-            mask[a.id] = 1
-        if self.game.observation is not None:
-            obs: Any = np.asarray(self.game.observation(self.state, p), dtype=np.float32)
-        else:
-            obs = json.dumps(self.state.view(p), sort_keys=True, separators=(",", ":"))
-        return {"observation": obs, "action_mask": mask}
+        return self._observe(self._index[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        p = int(agent.split("_")[1])
+        p = self._index[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(p, self.game.actions[int(action)])  # IllegalAction names the rule
-        if self.state.is_over():
-            returns = self.state.returns()
+        self.game_state.apply(p, self.game.actions[int(action)])  # IllegalAction names the rule
+        self.steps += 1
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if self.game_state.is_over():
+            returns = self.game_state.returns()
             for i, a in enumerate(self.agents):
                 self.rewards[a] = float(returns[i])
                 self.terminations[a] = True
-                self.infos[a] = {"scores": self.state.scores(), "ranking": self.state.ranking()}
-        else:
+                self.infos[a] = self._end_info()
+        elif self.max_cycles is not None and self.steps >= self.max_cycles:
             for a in self.agents:
-                self.rewards[a] = 0.0
+                self.truncations[a] = True
+        else:
             self.agent_selection = self._mover()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi" or self.state is None:
-            return None
-        return json.dumps(self.state.view(None), indent=1)
 
-    def close(self) -> None:
-        pass
+class GemtableParallelEnv(_Base, ParallelEnv):
+    """Parallel API: all seats that must decide now act in one step."""
+
+    def __init__(self, game_id: str, num_players: int = 2, render_mode: str | None = None,
+                 max_cycles: int | None = None, **options: Any):
+        self._setup(game_id, num_players, render_mode, max_cycles, options)
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self._new_game(seed)
+        self.agents = list(self.possible_agents)
+        return self._all_obs(), self._infos()
+
+    def _all_obs(self) -> dict[str, Any]:
+        return {a: self._observe(self._index[a]) for a in self.agents}
+
+    def _infos(self) -> dict[str, dict]:
+        movers = set(self.game_state.to_move())
+        return {a: {"acting": self._index[a] in movers} for a in self.agents}
+
+    def step(self, actions: dict[str, int]):
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        movers = self.game_state.to_move()
+        missing = [self.possible_agents[p] for p in movers if self.possible_agents[p] not in actions]
+        if missing:
+            raise ValueError(f"no action given for {', '.join(missing)}, who must act now")
+        for p in movers:  # simultaneous picks are applied one after the other
+            self.game_state.apply(p, self.game.actions[int(actions[self.possible_agents[p]])])
+        self.steps += 1
+        agents = self.agents
+        rewards = {a: 0.0 for a in agents}
+        terminations = {a: False for a in agents}
+        truncations = {a: False for a in agents}
+        if self.game_state.is_over():
+            returns = self.game_state.returns()
+            rewards = {a: float(returns[self._index[a]]) for a in agents}
+            terminations = {a: True for a in agents}
+            infos = {a: dict(self._end_info(), acting=False) for a in agents}
+        else:
+            infos = self._infos()
+            if self.max_cycles is not None and self.steps >= self.max_cycles:
+                truncations = {a: True for a in agents}
+        obs = self._all_obs()
+        if self.game_state.is_over() or any(truncations.values()):
+            self.agents = []
+        return obs, rewards, terminations, truncations, infos
 
 
 _PRINTABLE = frozenset(chr(c) for c in range(32, 127))
 
 
-def env(game_id: str, num_players: int = 2, **options: Any) -> GemtableAECEnv:
-    return GemtableAECEnv(game_id, num_players, **options)
+def raw_env(game_id: str, num_players: int = 2, **kwargs: Any) -> GemtableAECEnv:
+    """The AEC environment without PettingZoo's checking wrappers."""
+    return GemtableAECEnv(game_id, num_players, **kwargs)
+
+
+def env(game_id: str, num_players: int = 2, **kwargs: Any):
+    """The AEC environment wrapped like PettingZoo's classic games (order enforcing,
+    out-of-bounds actions rejected)."""
+    e = raw_env(game_id, num_players, **kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def parallel_env(game_id: str, num_players: int = 2, **kwargs: Any) -> GemtableParallelEnv:
+    return GemtableParallelEnv(game_id, num_players, **kwargs)

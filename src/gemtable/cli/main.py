@@ -261,18 +261,37 @@ def replay(
 # ---------------------------------------------------------------------------
 # gemtable bench
 # ---------------------------------------------------------------------------
-def _bench_once(game, n: int, options: dict, seconds: float, seed: int) -> tuple[int, int, int, float]:
+def _observer(game):
+    """A function observing ``player`` after a step: the layout's fast path if there is one."""
+    layout = game.observation_layout
+    if layout is not None:
+        buf = layout.new_buffer()
+        fill = layout.fill
+        return lambda state, p: fill(state, p, buf)
+    if game.observation is not None:
+        return game.observation
+    return None
+
+
+def _bench_once(game, n: int, options: dict, seconds: float, seed: int,
+                observe=None) -> tuple[int, int, int, float]:
+    """Random self-play for ``seconds``; with ``observe``, the observation of the seat to
+    move is computed after every step (as a learning environment does)."""
     games_done = turns = decisions = 0
     rng = Rng(seed)
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         state = game.new(n, seed + games_done, **options)
+        if observe is not None:
+            observe(state, state.to_move()[0])
         while not state.is_over():
             p = state.to_move()[0]
             acts = state.legal_actions(p)
             state.step(p, acts[rng.below(len(acts))])
             decisions += 1
+            if observe is not None and not state.is_over():
+                observe(state, state.to_move()[0])
         turns += state.turn
         games_done += 1
         now = time.perf_counter()
@@ -286,6 +305,9 @@ def bench(
     players: Optional[int] = typer.Option(None, "--players", "-p", help="One player count (default: all)."),
     runs: int = typer.Option(5, "--runs", help="Runs per configuration; the median is reported."),
     seconds: float = typer.Option(1.0, "--seconds", help="Length of one run."),
+    observe: bool = typer.Option(False, "--observe",
+                                 help="Also time random steps with the numeric observation of the seat "
+                                      "to move computed after every step, and the slowdown ratio."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON rows."),
 ) -> None:
     """Random self-play speed on one core: games/s, turns/s, decisions/s (medians)."""
@@ -293,24 +315,49 @@ def bench(
     rows = []
     for game in targets:
         counts = [players] if players else list(game.player_counts)
+        observer = _observer(game) if observe else None
+        if observe and observer is None:
+            if game_id:
+                _fail(f"{game.title} has no numeric observation")
+            continue
         for n in counts:
             if n not in game.player_counts:
                 _fail(f"{game.title} is not played by {n}")
-            samples = [_bench_once(game, n, {}, seconds, 1000 * r) for r in range(runs)]
-            rows.append({
+            samples, observed = [], []
+            for r in range(runs):  # interleaved, so load on a shared machine hits both alike
+                samples.append(_bench_once(game, n, {}, seconds, 1000 * r))
+                if observer is not None:
+                    observed.append(_bench_once(game, n, {}, seconds, 1000 * r, observer))
+            row = {
                 "game": game.id,
                 "players": n,
                 "games_per_s": statistics.median(g / t for g, _, _, t in samples),
                 "turns_per_s": statistics.median(x / t for _, x, _, t in samples),
                 "decisions_per_s": statistics.median(d / t for _, _, d, t in samples),
                 "turns_per_game": statistics.median(x / g for g, x, _, _ in samples),
-            })
+            }
+            if observer is not None:
+                row["observed_decisions_per_s"] = statistics.median(d / t for _, _, d, t in observed)
+                row["observation_size"] = game.observation_size
+                row["slowdown"] = row["decisions_per_s"] / row["observed_decisions_per_s"]
+            rows.append(row)
     machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, " \
               f"{_cpu_name()}"
     if as_json:
         print(json.dumps({"machine": machine, "runs": runs, "seconds": seconds, "rows": rows}, indent=1))
         return
-    table = Table(title=f"Random self-play, one core, median of {runs} × {seconds:g} s")
+    title = f"Random self-play, one core, median of {runs} × {seconds:g} s"
+    if observe:
+        table = Table(title=title + "; observed: observation of the seat to move after every step")
+        for col in ("game", "players", "obs size", "decisions/s", "observed decisions/s", "slowdown"):
+            table.add_column(col, justify="right" if col != "game" else "left")
+        for r in rows:
+            table.add_row(r["game"], str(r["players"]), str(r["observation_size"]),
+                          f"{r['decisions_per_s']:,.0f}", f"{r['observed_decisions_per_s']:,.0f}",
+                          f"{r['slowdown']:.2f}×")
+        console.print(table)
+        return
+    table = Table(title=title)
     for col in ("game", "players", "games/s", "turns/s", "decisions/s", "turns/game"):
         table.add_column(col, justify="right" if col not in ("game",) else "left")
     for r in rows:

@@ -71,6 +71,10 @@ class Game:
     # computed only from what ``player`` may see.
     observation: Callable[["State", int], list[float]] | None = None
     observation_size: int = 0
+    # Its named layout (gemtable.core.observation.ObservationLayout): every index named,
+    # bounded and marked public or private; ``layout.fill(state, player, out)`` writes the
+    # same observation into a preallocated float32 array (the fast path).
+    observation_layout: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     # -- options -----------------------------------------------------------

@@ -23,10 +23,11 @@ def space(obs, i):
     return obs[F.MARKET_AT + i * F.SPACE:F.MARKET_AT + (i + 1) * F.SPACE]
 
 
-def set_goods(s, i, kind, val):
-    g = list(s.goods)
-    g[i] = (kind, val)
-    s.goods = tuple(g)
+def set_goods(s, i, kind, val, *more):
+    """Hand-made market space ``i`` showing (kind, val) and any further (kind, val) goods."""
+    g = list(s.market_goods)
+    g[i] = ((kind, val),) + tuple(more)
+    s.market_goods = tuple(g)
 
 
 def test_wired_into_the_game():

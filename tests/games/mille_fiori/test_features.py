@@ -14,12 +14,16 @@ NK = R.NK
 CARD_AT = 12  # card in play one-hot
 DISPLAY_AT = CARD_AT + NK
 PICK_AT = CARD_AT + 3 * NK
-HAND_AT = F.SEAT - NK  # within a seat block
 
 
 def seat(obs, k):
     """The k-th seat block (k = 0: the observer)."""
     return obs[F.SEATS_AT + k * F.SEAT:F.SEATS_AT + (k + 1) * F.SEAT]
+
+
+def hand(obs, k):
+    """The k-th seat's hand counts (k = 0: the observer), as far as the observer knows them."""
+    return obs[F.HANDS_AT + k * NK:F.HANDS_AT + (k + 1) * NK]
 
 
 def play(state, steps, seed=0):
@@ -31,6 +35,10 @@ def play(state, steps, seed=0):
         acts = state.legal_actions(p)
         state.step(p, acts[rng.below(len(acts))])
     return state
+
+
+def test_private_fields_are_the_pick_and_the_hands():
+    assert [f.name for f in F.LAYOUT.fields if f.private] == ["own_pick", "hands"]
 
 
 def test_wired_into_the_game():
@@ -73,12 +81,12 @@ def test_values_on_a_hand_made_state():
     cover_bits = F.COVER_BITS
     assert me[12 + cover_bits:12 + cover_bits + 5] == [1.0, 0.0, 0.0, 0.0, 0.0]
     assert seat(obs, 1)[9] == 1.0  # seat 2's ship at the end of the sea
-    assert seat(obs, 3) == [0.0] * F.SEAT  # padding for the missing fourth seat
+    assert seat(obs, 3) == [0.0] * F.SEAT and hand(obs, 3) == [0.0] * NK  # no fourth seat
     # own hand, by kind
-    hand = me[HAND_AT:]
+    own = hand(obs, 0)
     for k in set(s.hands[1]):
-        assert hand[k] == pytest.approx(s.hands[1].count(k) / 5)
-    assert sum(hand) == pytest.approx(len(s.hands[1]) / 5)
+        assert own[k] == pytest.approx(s.hands[1].count(k) / 5)
+    assert sum(own) == pytest.approx(len(s.hands[1]) / 5)
 
 
 def test_seats_are_listed_from_the_observer():
@@ -97,7 +105,7 @@ def test_hidden_hands_and_picks_leave_no_trace():
     s.step(1, R.PICK[s.hands[1][0]])
     obs = F.observation(s, 0)
     assert obs[PICK_AT + p0_pick] == 1.0  # the observer's own secret pick
-    assert sum(seat(obs, 1)[HAND_AT:]) == 0.0  # another seat's unseen hand is not shown
+    assert sum(hand(obs, 1)) == 0.0  # another seat's unseen hand is not shown
     for i in range(5):
         det = s.determinize(0, Rng(i))
         assert F.observation(det, 0) == obs
@@ -117,6 +125,8 @@ def test_a_seen_hand_is_shown_with_its_pick_merged():
     other = seat(obs, 1)
     assert other[11] == 1.0
     cards = s.hands[1] + [s.picks[1]]
-    assert sum(other[HAND_AT:]) == pytest.approx(len(cards) / 5)
+    assert sum(hand(obs, 1)) == pytest.approx(len(cards) / 5)
+    for kind in set(cards):
+        assert hand(obs, 1)[kind] == pytest.approx(cards.count(kind) / 5)
     for i in range(5):
         assert F.observation(s.determinize(0, Rng(i)), 0) == obs

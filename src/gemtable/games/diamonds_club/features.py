@@ -3,26 +3,24 @@
 Every component lies face up (only the RNG, i.e. future market strips, is
 hidden), so the observation reads the state directly.  Seats are listed
 starting with the observer and padded to four.  Market slot i is market space i
-(the index of the ``buy`` action), padded to the 8-strip market.
+(the index of the ``buy`` action), padded to the 8-strip market.  ``LAYOUT``
+names every index (``LAYOUT.describe()``).
 
-Layout:
-phase one-hot (4) | round, ending, track choice pending, phase-4 stage (4) |
-pending payment: board one-hot (NBOARDS) + tile one-hot (5)
-| market, per space (6 rows × 8 strips): present, goods kind one-hot (6),
-number (mining rights / ship / top hats), pit colour / animal / track one-hot (4),
-occupied, coins on it, current price if vacant (15 each)
-| price boards: per board, a piece of each seat (relative, 4) | building piles (4),
-animal piles (3) | bonus cards: three-of-a-kind per building, all-four (2),
-five-identical (2): owner one-hot by relative seat (4 each)
-| per seat, observer first (4 ×): present, to move, passed, starting player,
-place in the playing order, coins, gems (5: blue, yellow, green, red, diamond),
-tracks (forest, tech, money), pits by colour (4), mining rights by value (10),
-ships by value (10), buildings (4), forests, animals (3), mandatory spaces covered
-(3), light-green covered, dark-green covered, start-track space, pieces beneath
-on that space, price-board pieces used, current score.
+A market space is 15 numbers: present, goods kinds (6, a count per kind, so a
+space with several goods counts each), number (mining rights / ship / top hats,
+summed) / 9, pit colour / animal / track (4; track 3 = any track), occupied,
+coins on it / 10, current price if vacant / 10.
+
+Fast path: the goods part of the market is cached per market (it changes only
+when strips are turned), coins and surcharges are vectorised, and each seat's
+counts are copied in bulk and scaled once.
 """
 
 from __future__ import annotations
+
+import numpy as np
+
+from gemtable.core.observation import ObservationLayout, Scratch
 
 from .data import ANIMAL, HAT, MINE, PIT, SHIP, TRACK
 from .rules import (
@@ -49,113 +47,287 @@ MAX_SEATS = 4
 NPHASES = 4
 SPACE = 15
 NMAND = len(D.mandatory)
-GLOBAL = NPHASES + 4 + NBOARDS + NB + 1
-MARKET = ROWS * MAX_COLS * SPACE
-SHARED = NBOARDS * MAX_SEATS + NB + NA + (NB + len(D.all_four_vp) + len(D.five_vp)) * MAX_SEATS
-SEAT = 6 + 5 + 3 + NC + NV + NV + NB + 1 + NA + NMAND + 2 + 2 + 1 + 1
-MARKET_AT = GLOBAL  # start of the market block
-SHARED_AT = MARKET_AT + MARKET
-SEATS_AT = SHARED_AT + SHARED  # start of the per-seat blocks
-SIZE = SEATS_AT + SEAT * MAX_SEATS
-
 _MAX_ROUNDS = 15.0
 _MAX_COINS = float(max(D.money_coins))
 _POINTS = 100.0
+_GOODS_MAX = 3.0  # bound for goods counted on one space
+
+LAYOUT = L = ObservationLayout()
+PHASE = L.add("phase", NPHASES, help="one-hot: buy, purchase gems, build, over")
+ROUND = L.add("round", 1, help="round / 15, clipped to 1")
+ENDING = L.add("ending", 1)
+TRACK_CHOICE = L.add("track_choice_pending", 1, help="1 while the player to move picks a track to advance")
+STAGE = L.add("gem_stage", 1, high=4.0, help="phase-4 stage (purchase gems phase only)")
+PAY = L.add("pending_payment", NBOARDS + NB + 1,
+            help="while paying for a building: price board one-hot, then tile one-hot")
+ANY_TRACK_LEFT = L.add("track_steps_to_choose", 1, high=3.0,
+                       help="'?' track steps of the bought space still to choose / 3")
+FOREST_PILES = L.add("forest_pile_choice", NB,
+                     help="while choosing the pile a new forest is turned from: the tied piles")
+GLOBAL = L.size
+MARKET_AT = L.add("market", ROWS * MAX_COLS * SPACE, high=_GOODS_MAX,
+                  help="per market space (6 rows × 8 strips, slot = buy action): present, goods kinds (6), "
+                       "number / 9, pit colour / animal / track (4), occupied, coins / 10, price if vacant / 10")
+SHARED_AT = L.size
+L.add("price_boards", NBOARDS * MAX_SEATS, help="per price board: a piece of each seat (relative)")
+L.add("building_piles", NB, help="tiles left / tiles per building")
+L.add("animal_piles", NA, help="tiles left / tiles per animal")
+L.add("bonus_three_of_a_kind", NB * MAX_SEATS, help="per building: owner one-hot by relative seat")
+L.add("bonus_all_four", len(D.all_four_vp) * MAX_SEATS, help="owner one-hot by relative seat")
+L.add("bonus_five_identical", len(D.five_vp) * MAX_SEATS, help="owner one-hot by relative seat")
+SHARED = L.size - SHARED_AT
+SEATS_AT = L.size
+for _k in range(MAX_SEATS):
+    L.add(f"seat{_k}.flags", 4, help="present, to move, passed, starting player (k = 0: the observer)")
+    L.add(f"seat{_k}.order", 1, help="place in the playing order / (players - 1)")
+    L.add(f"seat{_k}.coins", 1, high=10.0, help="coins / the largest money-track income")
+    L.add(f"seat{_k}.gems", 5, high=10.0, help="blue, yellow, green, red, diamond / 10")
+    L.add(f"seat{_k}.tracks", 3, help="forest, tech, money track positions / their ends")
+    L.add(f"seat{_k}.pits", NC, high=4.0, help="pits by colour / 3")
+    L.add(f"seat{_k}.mining_rights", NV, high=4.0, help="by value / 3")
+    L.add(f"seat{_k}.ships", NV, high=4.0, help="by value / 3")
+    L.add(f"seat{_k}.buildings", NB, high=2.0, help="/ 10")
+    L.add(f"seat{_k}.forests", 1, high=2.0, help="/ 10")
+    L.add(f"seat{_k}.animals", NA, high=2.0, help="/ 5")
+    L.add(f"seat{_k}.mandatory_covered", NMAND)
+    L.add(f"seat{_k}.light_green_covered", 1)
+    L.add(f"seat{_k}.dark_green_covered", 1)
+    L.add(f"seat{_k}.start_track", 1, help="start-track space / (last + 1)")
+    L.add(f"seat{_k}.pieces_beneath", 1, help="pieces beneath on that space / 3")
+    L.add(f"seat{_k}.price_pieces_used", 1)
+    L.add(f"seat{_k}.score", 1, high=5.0, help="current score / 100, clipped to 5")
+SEAT = (L.size - SEATS_AT) // MAX_SEATS
+SIZE = L.size
+L.check()
+
+# per-seat bulk counts: (offset in the seat block, scale) in the order of _raw()
+_COUNT_LAYOUT = (
+    [(5, 1 / _MAX_COINS)] + [(6 + i, 0.1) for i in range(5)]
+    + [(11 + t, 1 / TRACK_MAX[t]) for t in range(3)]
+    + [(14 + i, 1 / 3) for i in range(NC)]
+    + [(14 + NC + i, 1 / 3) for i in range(NV)]
+    + [(14 + NC + NV + i, 1 / 3) for i in range(NV)]
+    + [(14 + NC + 2 * NV + i, 0.1) for i in range(NB)]
+    + [(14 + NC + 2 * NV + NB, 0.1)]
+    + [(15 + NC + 2 * NV + NB + i, 0.2) for i in range(NA)]
+)
+_MAND_AT = 15 + NC + 2 * NV + NB + NA
+_GEN_AT = _MAND_AT + NMAND
+_TAIL = [(_GEN_AT, 1 / GENMAX), (_GEN_AT + 1, 1 / D.dark_spaces), (_GEN_AT + 2, 1 / BEYOND),
+         (_GEN_AT + 4, 1 / BOARD_PIECES)]  # gen, dark, pos, used
+_PER_SEAT = len(_COUNT_LAYOUT) + len(_TAIL)
+_PLANS: dict[int, tuple] = {}
 
 
-def _owner(out: list[float], owner: int, player: int, n: int) -> None:
-    block = [0.0] * MAX_SEATS
-    if owner >= 0:
-        block[(owner - player) % n] = 1.0
-    out += block
+def _plan(n: int) -> tuple:
+    plan = _PLANS.get(n)
+    if plan is None:
+        offs = [o for o, _ in _COUNT_LAYOUT] + [o for o, _ in _TAIL]
+        scales = [s for _, s in _COUNT_LAYOUT] + [s for _, s in _TAIL]
+        dest = np.array([SEATS_AT + k * SEAT + o for k in range(n) for o in offs], np.intp)
+        plan = _PLANS[n] = (dest, np.array(scales * n, np.float32))
+    return plan
 
 
-def observation(state: DiamondsClubState, player: int) -> list[float]:
-    n = state.num_players
-    ph = state.phase
-    out: list[float] = [0.0] * NPHASES
-    out[ph] = 1.0
-    out += [
-        min(1.0, state.round / _MAX_ROUNDS),
-        1.0 if state.ending else 0.0,
-        1.0 if ph == BUY and state.pend >= 0 else 0.0,
-        float(state.stage) if ph == GEMS else 0.0,
-    ]
-    pay = [0.0] * (NBOARDS + NB + 1)
-    if ph == BUILD and state.pend >= 0:
-        pay[state.pend] = 1.0
-        pay[NBOARDS + state.ptile] = 1.0
-    out += pay
+_KIND_NUMBERED = (MINE, SHIP, HAT)
+_KIND_CATEGORY = (PIT, ANIMAL, TRACK)
+_GOODS_CACHE: list = [None, None]
 
-    # market: slot i = buy action i
-    goods, cm, sur = state.goods, state.cm, state.sur
-    nspaces = len(cm)
-    for i in range(ROWS * MAX_COLS):
-        block = [0.0] * SPACE
-        if i < nspaces:
-            kind, val = goods[i]
-            block[0] = 1.0
-            block[1 + kind] = 1.0
-            if kind == MINE or kind == SHIP or kind == HAT:
-                block[7] = val / 9.0
-            elif kind == PIT or kind == ANIMAL or kind == TRACK:
-                block[8 + val] = 1.0
-            if cm[i]:
-                block[12] = 1.0
-                block[13] = cm[i] / 10.0
-            else:
-                block[14] = (1 + sur[i]) / 10.0
-        out += block
 
-    bp = state.bp
-    for b in range(NBOARDS):
-        x = bp[b]
-        block = [0.0] * MAX_SEATS
+def _goods_block(market_goods) -> np.ndarray:
+    """present, kinds, number, category for every market slot (cached per market)."""
+    if _GOODS_CACHE[0] is not market_goods and _GOODS_CACHE[0] != market_goods:
+        block = np.zeros((ROWS * MAX_COLS, SPACE), np.float32)
+        for i, goods in enumerate(market_goods):
+            if goods is None:
+                continue
+            row = block[i]
+            row[0] = 1.0
+            for kind, val in goods:
+                row[1 + kind] += 1.0
+                if kind in _KIND_NUMBERED:
+                    row[7] += val / 9.0
+                elif kind in _KIND_CATEGORY:
+                    row[8 + val] += 1.0
+        _GOODS_CACHE[0], _GOODS_CACHE[1] = market_goods, block.ravel()
+    return _GOODS_CACHE[1]
+
+
+_MARKET_CACHE: list = [None, None, None, None]
+
+
+def _market(s: DiamondsClubState) -> np.ndarray:
+    """The market block (cached while goods, coins and surcharges are unchanged)."""
+    c = _MARKET_CACHE
+    goods = _goods_block(s.market_goods)
+    if c[0] is not goods or c[1] != s.cm or c[2] != s.sur:
+        market = goods.copy()
+        grid = market.reshape(ROWS * MAX_COLS, SPACE)[:len(s.cm)]
+        cm = np.array(s.cm, np.float32)
+        taken = cm > 0
+        grid[:, 12] = taken
+        grid[:, 13] = cm * 0.1
+        grid[:, 14] = np.where(taken, 0.0, (1.0 + np.array(s.sur, np.float32)) * 0.1)
+        c[0], c[1], c[2], c[3] = goods, s.cm[:], s.sur[:], market
+    return c[3]
+
+
+_SCORE_SOURCES = ("bld", "ani", "tr", "forests", "triple", "all4", "five")
+_SCORE_CACHE: list = [None, None]
+
+
+def _scores(s: DiamondsClubState) -> list[float]:
+    """Every seat's current score / 100 (cached while its sources are unchanged)."""
+    key = [getattr(s, name) for name in _SCORE_SOURCES]
+    c = _SCORE_CACHE
+    if c[0] != key:
+        c[0] = [list(v) if isinstance(v, list) else v for v in key]
+        c[1] = [min(5.0, s.breakdown(p)["total"] / _POINTS) for p in range(s.num_players)]
+    return c[1]
+
+
+# -- incremental fill -------------------------------------------------------------------------
+# The observation is kept in absolute seat order (seat block q = seat q, owner one-hots by
+# absolute seat) in a Scratch buffer; sources are re-encoded only when their content changed;
+# one precomputed permutation per (players, observer) puts it in the observer's order.
+_SEAT_SOURCES = (  # (state list, items per seat, offset in the seat block, scale), in _fill's order
+    ("coins", 1, 5, 1 / _MAX_COINS), ("gems", 5, 6, 0.1),
+    ("pits", NC, 14, 1 / 3), ("mines", NV, 14 + NC, 1 / 3), ("ships", NV, 14 + NC + NV, 1 / 3),
+    ("bld", NB, 14 + NC + 2 * NV, 0.1), ("forests", 1, 14 + NC + 2 * NV + NB, 0.1),
+    ("ani", NA, 15 + NC + 2 * NV + NB, 0.2),
+    ("gen", 1, _GEN_AT, 1 / GENMAX), ("dark", 1, _GEN_AT + 1, 1 / D.dark_spaces),
+    ("pos", 1, _GEN_AT + 2, 1 / BEYOND), ("used", 1, _GEN_AT + 4, 1 / BOARD_PIECES),
+)
+_BP_AT = SHARED_AT
+_PILES_AT = _BP_AT + NBOARDS * MAX_SEATS
+_APILES_AT = _PILES_AT + NB
+_OWNERS_AT = _APILES_AT + NA  # triple, all-four, five-identical owner blocks
+_NALL4, _NFIVE = len(D.all_four_vp), len(D.five_vp)
+_NOWNER = NB + _NALL4 + _NFIVE
+_NO_OWNER = [-1] * max(_NALL4, _NFIVE)
+_SCALE = np.ones(SIZE, np.float32)
+for _k in range(MAX_SEATS):
+    _b = SEATS_AT + _k * SEAT
+    for _name, _per, _off, _sc in _SEAT_SOURCES:
+        _SCALE[_b + _off:_b + _off + _per] = _sc
+    for _t in range(3):
+        _SCALE[_b + 11 + _t] = 1 / TRACK_MAX[_t]
+_SCALE[_PILES_AT:_PILES_AT + NB] = 1 / D.tiles_per_building
+_SCALE[_APILES_AT:_APILES_AT + NA] = 1 / D.tiles_per_animal
+_SCRATCH: dict[int, tuple] = {}
+
+
+def _scratch(n: int) -> tuple:
+    got = _SCRATCH.get(n)
+    if got is not None:
+        return got
+    sc = Scratch(SIZE)
+    for q in range(n):
+        sc.buf[SEATS_AT + q * SEAT] = 1.0  # present
+    # the seat sources concatenated (each list whole, seat after seat) -> one destination array
+    dest = []
+    for _, per, off, _ in _SEAT_SOURCES:
+        dest += [SEATS_AT + q * SEAT + off + i for q in range(n) for i in range(per)]
+    dest += [SEATS_AT + q * SEAT + 11 + t for q in range(n) for t in range(3)]
+    dests = np.array(dest, np.intp)
+    perms = []
+    for p in range(n):
+        perm = np.arange(SIZE, dtype=np.intp)
         for k in range(n):
-            if x >> ((player + k) % n) & 1:
-                block[k] = 1.0
-        out += block
-    out += [t / D.tiles_per_building for t in state.tiles]
-    out += [a / D.tiles_per_animal for a in state.apile]
-    for b in range(NB):
-        _owner(out, state.triple[b], player, n)
-    for lst, slots in ((state.all4, len(D.all_four_vp)), (state.five, len(D.five_vp))):
-        for i in range(slots):
-            _owner(out, lst[i] if i < len(lst) else -1, player, n)
+            q = (p + k) % n
+            perm[SEATS_AT + k * SEAT:SEATS_AT + (k + 1) * SEAT] = np.arange(SEATS_AT + q * SEAT,
+                                                                            SEATS_AT + (q + 1) * SEAT)
+            for blk in range(NBOARDS):
+                perm[_BP_AT + blk * MAX_SEATS + k] = _BP_AT + blk * MAX_SEATS + q
+            for blk in range(_NOWNER):
+                perm[_OWNERS_AT + blk * MAX_SEATS + k] = _OWNERS_AT + blk * MAX_SEATS + q
+        perms.append(perm)
+    got = _SCRATCH[n] = (sc, dests, perms)
+    return got
 
-    mover = state.order[state.oi] if ph != OVER else -1
-    order = state.order
-    pos, seq = state.pos, state.seq
-    for k in range(MAX_SEATS):
-        if k >= n:
-            out += [0.0] * SEAT
-            continue
-        p = (player + k) % n
-        beneath = sum(1 for q in range(n) if q != p and pos[q] == pos[p] and seq[q] < seq[p])
-        out += [
-            1.0,
-            1.0 if p == mover else 0.0,
-            1.0 if state.passed >> p & 1 and (ph == BUY or ph == BUILD) else 0.0,
-            1.0 if p == state.start else 0.0,
-            order.index(p) / (n - 1),
-            state.coins[p] / _MAX_COINS,
-        ]
-        out += [x / 10.0 for x in state.gems[p * 5:p * 5 + 5]]
-        out += [state.tr[p * 3 + t] / TRACK_MAX[t] for t in range(3)]
-        out += [x / 3.0 for x in state.pits[p * NC:(p + 1) * NC]]
-        out += [x / 3.0 for x in state.mines[p * NV:(p + 1) * NV]]
-        out += [x / 3.0 for x in state.ships[p * NV:(p + 1) * NV]]
-        out += [x / 10.0 for x in state.bld[p * NB:(p + 1) * NB]]
-        out.append(state.forests[p] / 10.0)
-        out += [x / 5.0 for x in state.ani[p * NA:(p + 1) * NA]]
-        m = state.mand[p]
-        out += [float(m >> i & 1) for i in range(NMAND)]
-        out += [
-            state.gen[p] / GENMAX,
-            state.dark[p] / D.dark_spaces,
-            pos[p] / BEYOND,
-            beneath / 3.0,
-            state.used[p] / BOARD_PIECES,
-            state.breakdown(p)["total"] / _POINTS,
-        ]
-    return out
+
+def _fill(s: DiamondsClubState, player: int, out: np.ndarray) -> None:
+    n = s.num_players
+    sc, dests, perms = _scratch(n)
+    buf, snap, hot = sc.buf, sc.snap, sc.hot
+    onehot = sc.onehot
+    ph = s.phase
+    # globals (small, rewritten every call)
+    onehot("phase", PHASE + ph)
+    buf[ROUND] = min(1.0, s.round / _MAX_ROUNDS)
+    buf[ENDING] = 1.0 if s.ending else 0.0
+    buf[TRACK_CHOICE] = 1.0 if ph == BUY and s.pend >= 0 else 0.0
+    buf[STAGE] = float(s.stage) if ph == GEMS else 0.0
+    paying = ph == BUILD and s.pend >= 0
+    onehot("pay_board", PAY + s.pend if paying else -1)
+    onehot("pay_tile", PAY + NBOARDS + s.ptile if paying else -1)
+    buf[ANY_TRACK_LEFT] = s.qleft / 3.0
+    if hot.get("fpile") != s.fpile:
+        hot["fpile"] = s.fpile
+        buf[FOREST_PILES:FOREST_PILES + NB] = [float(s.fpile >> b & 1) for b in range(NB)]
+    # market
+    market = _market(s)
+    if hot.get("market") is not market:
+        hot["market"] = market
+        buf[MARKET_AT:MARKET_AT + ROWS * MAX_COLS * SPACE] = market
+    # shared: price boards and bonus owners by absolute seat, piles
+    if snap.get("bp") != s.bp:
+        snap["bp"] = s.bp[:]
+        block = buf[_BP_AT:_BP_AT + NBOARDS * MAX_SEATS]
+        block[:] = 0.0
+        for b, x in enumerate(s.bp):
+            for q in range(n):
+                if x >> q & 1:
+                    block[b * MAX_SEATS + q] = 1.0
+    owners = s.triple + (s.all4 + _NO_OWNER)[:_NALL4] + (s.five + _NO_OWNER)[:_NFIVE]
+    if snap.get("owners") != owners:
+        snap["owners"] = owners
+        block = buf[_OWNERS_AT:_OWNERS_AT + _NOWNER * MAX_SEATS]
+        block[:] = 0.0
+        for slot, o in enumerate(owners):
+            if o >= 0:
+                block[slot * MAX_SEATS + o] = 1.0
+    sc.bytes_into("tiles", s.tiles, _TILES)
+    sc.bytes_into("apile", s.apile, _APILES)
+    # seats
+    sc.bytes_into("seats", s.coins + s.gems + s.pits + s.mines + s.ships + s.bld + s.forests + s.ani
+                  + s.gen + s.dark + s.pos + s.used + s.tr, dests)
+    onehot("mover", SEATS_AT + s.order[s.oi] * SEAT + 1 if ph != OVER else -1)
+    passed = s.passed if ph == BUY or ph == BUILD else 0
+    if hot.get("passed") != passed:
+        hot["passed"] = passed
+        for q in range(n):
+            buf[SEATS_AT + q * SEAT + 2] = float(passed >> q & 1)
+    onehot("start", SEATS_AT + s.start * SEAT + 3)
+    if snap.get("mand") != s.mand:
+        snap["mand"] = s.mand[:]
+        for q in range(n):
+            m = s.mand[q]
+            at = SEATS_AT + q * SEAT + _MAND_AT
+            buf[at:at + NMAND] = [float(m >> i & 1) for i in range(NMAND)]
+    if hot.get("order") != s.order:
+        hot["order"] = s.order
+        for i, q in enumerate(s.order):
+            buf[SEATS_AT + q * SEAT + 4] = i / (n - 1)
+    if snap.get("pos") != s.pos or snap.get("seq") != s.seq:
+        snap["pos"], snap["seq"] = s.pos[:], s.seq[:]
+        pos, seq = s.pos, s.seq
+        for q in range(n):
+            below = sum(1 for r in range(n) if r != q and pos[r] == pos[q] and seq[r] < seq[q])
+            buf[SEATS_AT + q * SEAT + _GEN_AT + 3] = below / 3.0
+    scores = _scores(s)
+    if hot.get("scores") is not scores:
+        hot["scores"] = scores
+        buf[_SCORE_AT[n]] = scores
+    # into the observer's seat order, scaled (a plain gather is the fastest numpy form)
+    np.multiply(buf.take(perms[player]), _SCALE, out=out)
+
+
+_TILES = np.arange(_PILES_AT, _PILES_AT + NB)
+_APILES = np.arange(_APILES_AT, _APILES_AT + NA)
+_SCORE_AT = {n: np.array([SEATS_AT + q * SEAT + SEAT - 1 for q in range(n)], np.intp)
+             for n in range(1, MAX_SEATS + 1)}
+
+
+observe = LAYOUT.filler(_fill)
+observation = LAYOUT.observation

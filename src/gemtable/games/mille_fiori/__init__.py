@@ -6,6 +6,7 @@ from pathlib import Path
 
 from gemtable.core import Game, Option
 
+from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
 from .features import observation
 from .heuristics import heuristic, rollout_policy
@@ -38,6 +39,7 @@ GAME = Game(
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,
+    observation_layout=OBSERVATION_LAYOUT,
     # rollout_length: mcts playouts under rollout_policy (20 beat 4 and matched 40 against
     # greedy, see the bots README)
     extra={"conformance_seeds": 200, "deep_seeds": 2, "max_steps": 5000, "rollout_length": 20},

@@ -9,6 +9,7 @@ from pathlib import Path
 from gemtable.core import Game, Option
 
 from .data import DATA
+from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
 from .features import observation
 from .heuristics import heuristic
@@ -35,6 +36,7 @@ GAME = Game(
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,
+    observation_layout=OBSERVATION_LAYOUT,
     extra={"conformance_seeds": 100, "deep_seeds": 2, "max_steps": 5000},
 )
 

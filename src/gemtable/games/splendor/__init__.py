@@ -4,6 +4,7 @@ from pathlib import Path
 
 from gemtable.core import Game
 
+from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
 from .features import observation
 from .heuristics import heuristic
@@ -27,5 +28,6 @@ GAME = Game(
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,
+    observation_layout=OBSERVATION_LAYOUT,
     extra={"conformance_seeds": 300, "deep_seeds": 2, "max_steps": 5000},
 )
