@@ -5,13 +5,42 @@ decision in progress the obvious way (the best adjacent tile to gather, new colo
 columns by number of pieces, the excess of a full satchel into overflow), then adds a
 small value for the glass in the satchel (each piece is a future placement, hence a future
 gather) and for rows in progress.  Uses only public information.
+
+``rollout_policy`` is the move the ``mcts`` bot's playouts make: the one this heuristic
+values most one decision ahead for the seat itself (close to the greedy bot's choice),
+computed without copying the state: a placement is worth the best tile next to it to
+gather, less the satchel pieces it spends; a lake draw the pieces it adds to the satchel,
+less those that overflow; ties are broken at random.
 """
 
 from __future__ import annotations
 
 from .rules import (
-    CAPACITY, COLOUR_OF, GATHER, NCOL, NROW, ORDER, OVER, OVERFLOW, ROW_TRACK,
-    GlassworksState, row_runs, score_of,
+    CAPACITY,
+    COLOUR_OF,
+    COLUMN_ACT,
+    GATHER,
+    GATHER_ACT,
+    INFO_T,
+    K_LAKE,
+    K_LAKE_ALL,
+    K_PAIR,
+    K_PLACE,
+    LAKE_TAKE,
+    MAIN,
+    NCOL,
+    NROW,
+    NS,
+    ORDER,
+    OVER,
+    OVERFLOW,
+    OVERFLOW_ACT,
+    PENALTY,
+    ROW_TRACK,
+    SHAPE_OF,
+    GlassworksState,
+    row_runs,
+    score_of,
 )
 
 SATCHEL_PIECE = 1.5  # a piece in the satchel: one more placement, hence one more gather
@@ -24,7 +53,7 @@ def _add_colours(colcol: list[int], heights: list[int], colours) -> int:
     Returns the number of pieces that overflow.
     """
     over = 0
-    new: dict[int, int] = {}
+    new: dict[int, int] | None = None
     for colour in colours:
         if colour in colcol:
             c = colcol.index(colour)
@@ -32,9 +61,13 @@ def _add_colours(colcol: list[int], heights: list[int], colours) -> int:
                 heights[c] += 1
             else:
                 over += 1
+        elif new is None:
+            new = {colour: 1}
         else:
             new[colour] = new.get(colour, 0) + 1
-    for colour, k in sorted(new.items(), key=lambda kv: (-kv[1], kv[0])):
+    if new is None:
+        return over
+    for colour, k in sorted(new.items(), key=lambda kv: (-kv[1], kv[0])) if len(new) > 1 else new.items():
         if -1 not in colcol:
             over += k
             continue
@@ -45,12 +78,27 @@ def _add_colours(colcol: list[int], heights: list[int], colours) -> int:
     return over
 
 
-def _glassworks_value(colcol: list[int], heights: list[int], overflow: int) -> float:
-    value = float(score_of(heights, overflow))
-    for h, run in enumerate(row_runs(heights), 1):
-        if run < NCOL and (run > 0 or h == 1):
-            value += ROW_POTENTIAL * (ROW_TRACK[run + 1] - ROW_TRACK[run])
+# value of a glassworks by its column heights, before the overflow penalty (a pure
+# function of the heights, memoised: playouts score the same few boards again and again)
+_HEIGHTS_VALUE: dict[tuple[int, ...], float] = {}
+_CACHE_LIMIT = 200_000
+
+
+def _heights_value(heights: tuple[int, ...]) -> float:
+    value = _HEIGHTS_VALUE.get(heights)
+    if value is None:
+        value = float(score_of(heights, 0))
+        for h, run in enumerate(row_runs(heights), 1):
+            if run < NCOL and (run > 0 or h == 1):
+                value += ROW_POTENTIAL * (ROW_TRACK[run + 1] - ROW_TRACK[run])
+        if len(_HEIGHTS_VALUE) > _CACHE_LIMIT:
+            _HEIGHTS_VALUE.clear()
+        _HEIGHTS_VALUE[heights] = value
     return value
+
+
+def _glassworks_value(colcol: list[int], heights: list[int], overflow: int) -> float:
+    return _heights_value(tuple(heights)) - PENALTY * overflow
 
 
 def heuristic(state: GlassworksState, player: int) -> float:
@@ -82,3 +130,132 @@ def heuristic(state: GlassworksState, player: int) -> float:
     if state.end_turn >= 0:
         satchel = min(satchel, 2)  # only a couple of placements remain
     return value + SATCHEL_PIECE * satchel
+
+
+def _satchel_value(state: GlassworksState, pieces: int) -> float:
+    if state.end_turn >= 0:
+        pieces = min(pieces, 2)  # as the heuristic: only a couple of placements remain
+    return SATCHEL_PIECE * pieces
+
+
+def gather_after(state: GlassworksState, player: int, tile: int) -> tuple[list[int], list[int], int]:
+    """Column colours, column heights and overflow count of ``player`` once the pieces on
+    ``tile`` are gathered (new colours open columns most pieces first), computed on small
+    copies of the seat's columns: the state is not changed."""
+    base = player * NCOL
+    colcol = state.colcol[base:base + NCOL]
+    heights = state.colh[base:base + NCOL]
+    over = _add_colours(colcol, heights, [COLOUR_OF[x] for x in state.tiles[tile]])
+    return colcol, heights, len(state.overflow[player]) + over
+
+
+def gather_value(state: GlassworksState, player: int, tile: int) -> float:
+    """The heuristic's glassworks value of ``player`` after gathering ``tile``."""
+    return _glassworks_value(*gather_after(state, player, tile))
+
+
+def _pick(best: list, rng):
+    return best[rng.below(len(best))] if len(best) > 1 else best[0]
+
+
+def rollout_policy(state: GlassworksState, player: int, rng) -> object:
+    """A quick plausible move for search playouts: the decision the heuristic values most
+    one step ahead (placement and its best gather, lake draw, gather, column, overflow);
+    ties at random."""
+    acts = state.legal_actions(player)
+    if len(acts) == 1:
+        return acts[0]
+    phase = state.phase
+    if phase == GATHER:
+        best, choice = [], None
+        for t in state.gather_options():
+            v = gather_value(state, player, t)
+            if choice is None or v > choice:
+                best, choice = [GATHER_ACT[t]], v
+            elif v == choice:
+                best.append(GATHER_ACT[t])
+        return _pick(best, rng)
+    if phase == ORDER:
+        counts: dict[int, int] = {}
+        for colour in state.pending:
+            counts[colour] = counts.get(colour, 0) + 1
+        top = max(counts.values())
+        return _pick([COLUMN_ACT[c] for c in sorted(counts) if counts[c] == top], rng)
+    if phase == OVERFLOW:
+        # every choice costs the same; keep the satchel's variety of shapes (more tiles to
+        # place on): give up a piece of the shape it holds most of
+        satchel = state.satchels[player]
+        per_shape = [0] * NS
+        for code in satchel:
+            per_shape[SHAPE_OF[code]] += 1
+        top = max(per_shape)
+        return _pick([OVERFLOW_ACT[code] for code in sorted(set(satchel)) if per_shape[SHAPE_OF[code]] == top], rng)
+    if phase != MAIN:
+        raise ValueError("no move to make")
+    best, choice = [], None
+    for action, v in main_values(state, player, acts):
+        if choice is None or v > choice:
+            best, choice = [action], v
+        elif v == choice:
+            best.append(action)
+    return _pick(best, rng)
+
+
+def main_values(state: GlassworksState, player: int, acts=None) -> list[tuple[object, float]]:
+    """Each start-of-turn action of ``player`` with the heuristic's value of the position
+    it leads to (a placement: with the best tile next to it gathered; on the last turn of
+    the game, the final score), computed on small copies of the seat's columns: the state
+    is neither changed nor copied."""
+    if acts is None:
+        acts = state.legal_actions(player)
+    last = 0 <= state.end_turn <= state.turn + 1  # the last turn: the final score counts
+    river = state.river
+    tiles = state.tiles
+    base = player * NCOL
+    colcol = state.colcol[base:base + NCOL]
+    heights = state.colh[base:base + NCOL]
+    overflow = len(state.overflow[player])
+    # the glassworks as it is (an empty tile gathered, a lake draw without overflow)
+    here = float(score_of(heights, overflow)) if last else _glassworks_value(colcol, heights, overflow)
+    if last:
+        single = pair = 0.0
+    else:
+        satchel = len(state.satchels[player])
+        single = _satchel_value(state, satchel - 1)
+        pair = _satchel_value(state, satchel - 2)
+    gathered: dict[int, float] = {}  # tile -> the glassworks once it is gathered
+    placed: dict[int, float] = {}  # tile placed on -> its best neighbour gathered
+    out = []
+    for action in acts:
+        kind, a, _, c = INFO_T[action.id]
+        if kind == K_PLACE or kind == K_PAIR:
+            t = SHAPE_OF[a] if kind == K_PLACE else c
+            v = placed.get(t)
+            if v is None:
+                i = river.index(t)
+                for j in (i - 1, i + 1):
+                    if 0 <= j < NS:
+                        n = river[j]
+                        g = gathered.get(n)
+                        if g is None:
+                            pieces = tiles[n]
+                            if pieces:
+                                cc, hh = colcol[:], heights[:]
+                                over = overflow + _add_colours(cc, hh, [COLOUR_OF[x] for x in pieces])
+                                g = float(score_of(hh, over)) if last else _glassworks_value(cc, hh, over)
+                            else:
+                                g = here
+                            gathered[n] = g
+                        if v is None or g > v:
+                            v = g
+                placed[t] = v
+            v += single if kind == K_PLACE else pair
+        elif kind == K_LAKE or kind == K_LAKE_ALL:
+            after = satchel + min(LAKE_TAKE, len(state.lake))
+            excess = max(0, after - CAPACITY)
+            v = (_glassworks_value(colcol, heights, overflow + excess) if excess else here) \
+                + _satchel_value(state, after - excess)
+        else:  # pass: the position as it is
+            v = heuristic(state, player)
+        out.append((action, v))
+    return out
