@@ -47,3 +47,10 @@ def test_bots_are_bots_with_readable_names():
     bot = make_bot("mcts:iterations=5,c=1.5")
     assert isinstance(bot, Bot)
     assert repr(bot) == "mcts:iterations=5,c=1.5"
+
+
+@pytest.mark.parametrize("spec", ["mcts:seconds=inf", "mcts:seconds=nan", "mcts:iterations=-inf", "greedy:epsilon=NaN"])
+def test_non_finite_numbers_are_refused(spec):
+    # float() accepts "inf" and "nan": an endless budget must not pass as a number
+    with pytest.raises(ValueError, match="finite"):
+        make_bot(spec)

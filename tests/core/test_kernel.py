@@ -65,3 +65,13 @@ def test_every_game_package_loads():
 
     assert load_errors() == {}
     assert {"splendor", "sintra", "mille_fiori", "glassworks", "diamonds_club"} <= set(all_games())
+
+
+def test_format_text_treats_names_as_data():
+    from gemtable.core import format_text
+
+    assert format_text("{P0} gives {P1} a gem.", ["Ann", "Bob"]) == "Ann gives Bob a gem."
+    # a seat named like a placeholder is shown as written, not as another seat's name
+    assert format_text("{P0} passes to {P1}.", ["{P1}", "Bob"]) == "{P1} passes to Bob."
+    assert format_text("{P1} waits for {P0}.", ["Ann", "{P0}"]) == "{P0} waits for Ann."
+    assert format_text("{P7} is not at the table.", ["Ann"]) == "{P7} is not at the table."

@@ -5,6 +5,7 @@ from fastapi.testclient import TestClient
 
 from gemtable.games.registry import all_games
 from gemtable.server import create_app
+from gemtable.server.limits import Limits
 
 from .toy import TOY
 
@@ -22,9 +23,25 @@ def db_url(tmp_path):
 
 @pytest.fixture
 def client(db_url, toy_registered):
+    # rate limits out of the way (these tests create many tables from one address);
+    # tests of the limits use ``strict_client``
+    app = create_app(db_url, bot_delay=0.0, limits=Limits.relaxed())
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def strict_client(db_url, toy_registered):
+    """The server with its default limits."""
     app = create_app(db_url, bot_delay=0.0)
     with TestClient(app) as c:
         yield c
+
+
+def seat_socket(client, table_id, token=None):
+    """Open a table's WebSocket as a seat (token as subprotocol, as the browser does) or a spectator."""
+    protocols = ["gemtable"] + ([f"token.{token}"] if token else [])
+    return client.websocket_connect(f"/ws/tables/{table_id}", subprotocols=protocols)
 
 
 def create(client, game="toy", players=2, seats=None, seed=None, options=None):

@@ -9,7 +9,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from gemtable.games.registry import all_games
 
-from .conftest import create
+from .conftest import create, seat_socket
 
 HUMANS2 = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -84,12 +84,12 @@ def test_rest_tokens_grant_their_seat_only(client):
     res = create(client, seats=HUMANS2)
     tid = res["table"]["id"]
     ann, bob = res["seats"]
-    a = client.get(f"/api/tables/{tid}/state", params={"token": ann["token"]}).json()
+    a = client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {ann['token']}"}).json()
     b = client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": bob["token"]}).json()
     spec = client.get(f"/api/tables/{tid}/state").json()
     assert (a["seat"], b["seat"], spec["seat"]) == (0, 1, None)
     assert a["view"]["my_secret"] is not None and spec["view"]["my_secret"] is None and spec["legal"] == []
-    bad = client.get(f"/api/tables/{tid}/state", params={"token": "forged"})
+    bad = client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": "forged"})
     assert bad.status_code == 403 and "not valid" in bad.json()["detail"]
     assert client.get("/api/tables/zzzz/state").status_code == 404
     # acting needs a token, the right version and a legal action
@@ -98,7 +98,7 @@ def test_rest_tokens_grant_their_seat_only(client):
     r = client.post(f"/api/tables/{tid}/actions", json={"token": ann["token"], "action": {"type": "pick", "n": 1}})
     assert r.status_code == 422 and "version" in r.json()["detail"]
     r = client.post(f"/api/tables/{tid}/actions", json={"token": ann["token"], "version": 0, "action": {"type": "pick", "n": 9}})
-    assert r.status_code == 422 and "no action" in r.json()["detail"]
+    assert r.status_code == 409 and r.json()["error"] == "illegal" and "no action" in r.json()["detail"]
     r = client.post(f"/api/tables/{tid}/actions", json={"token": ann["token"], "version": 0, "action": "pick"})
     assert r.status_code == 422
     r = client.post(f"/api/tables/{tid}/actions", json={"token": ann["token"], "version": 0, "action": {"type": "pick", "n": 2}})
@@ -115,7 +115,7 @@ def test_rest_tokens_grant_their_seat_only(client):
 def test_websocket_rejects_bad_tokens_and_unknown_tables(client):
     res = create(client, seats=HUMANS2)
     tid = res["table"]["id"]
-    with client.websocket_connect(f"/ws/tables/{tid}?token=forged") as ws:
+    with seat_socket(client, tid, "forged") as ws:
         err = ws.receive_json()
         assert err["type"] == "error" and err["code"] == "bad_token"
         with pytest.raises(WebSocketDisconnect) as exc:
@@ -132,7 +132,7 @@ def test_websocket_rejects_bad_tokens_and_unknown_tables(client):
 def test_websocket_malformed_message_closes_with_a_reason(client, frame, reason):
     res = create(client, seats=HUMANS2)
     tid, tok = res["table"]["id"], res["seats"][0]["token"]
-    with client.websocket_connect(f"/ws/tables/{tid}?token={tok}") as ws:
+    with seat_socket(client, tid, tok) as ws:
         assert states(ws)["seat"] == 0
         ws.send_text(frame)
         with pytest.raises(WebSocketDisconnect) as exc:
@@ -145,7 +145,7 @@ def test_websocket_malformed_message_closes_with_a_reason(client, frame, reason)
 def test_websocket_binary_frame_closes(client):
     res = create(client, seats=HUMANS2)
     tid, tok = res["table"]["id"], res["seats"][0]["token"]
-    with client.websocket_connect(f"/ws/tables/{tid}?token={tok}") as ws:
+    with seat_socket(client, tid, tok) as ws:
         states(ws)
         ws.send_bytes(b"\x00\x01")
         with pytest.raises(WebSocketDisconnect) as exc:
@@ -158,8 +158,8 @@ def test_illegal_stale_and_spectator_actions_change_nothing(client):
     res = create(client, players=3, seats=HUMANS2 + [{"kind": "human", "name": "Cy"}])
     tid = res["table"]["id"]
     toks = [s["token"] for s in res["seats"]]
-    with client.websocket_connect(f"/ws/tables/{tid}?token={toks[0]}") as a, \
-            client.websocket_connect(f"/ws/tables/{tid}?token={toks[1]}") as b, \
+    with seat_socket(client, tid, toks[0]) as a, \
+            seat_socket(client, tid, toks[1]) as b, \
             client.websocket_connect(f"/ws/tables/{tid}") as spec:
         sa, sb, ss = states(a), states(b), states(spec)
         assert sa["version"] == sb["version"] == 0 and ss["legal"] == [] and ss["seat"] is None

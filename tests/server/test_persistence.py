@@ -19,7 +19,7 @@ from gemtable.games.registry import all_games
 from gemtable.server import create_app
 from gemtable.server.db import ActionRow, normalize_url
 
-from .conftest import create
+from .conftest import create, seat_socket
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -37,7 +37,7 @@ def test_each_action_is_committed_before_it_is_broadcast(db_url, toy_registered)
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         res = create(client, "toy", 2, seats=HUMANS)
         tid, toks = res["table"]["id"], [s["token"] for s in res["seats"]]
-        with client.websocket_connect(f"/ws/tables/{tid}?token={toks[0]}") as ws:
+        with seat_socket(client, tid, toks[0]) as ws:
             ws.receive_json()
             for v in range(6):
                 seat = v % 2
@@ -60,7 +60,7 @@ def _play_some(client, tid, tokens, game, count, rnd_seed=3):
         if info["status"] == "finished":
             return
         seat = info["to_move"][0]
-        st = client.get(f"/api/tables/{tid}/state", params={"token": tokens[seat]}).json()
+        st = client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": tokens[seat]}).json()
         choice = rnd.choice(st["legal"])
         r = client.post(f"/api/tables/{tid}/actions",
                         json={"token": tokens[seat], "version": st["version"], "action": choice["json"]})
@@ -73,13 +73,13 @@ def test_restart_resumes_every_table_exactly(db_url, toy_registered, game_id):
         res = create(client, game_id, 2, seats=HUMANS)
         tid, toks = res["table"]["id"], [s["token"] for s in res["seats"]]
         _play_some(client, tid, toks, game_id, 3 if game_id == "toy" else 12)
-        before = {t: client.get(f"/api/tables/{tid}/state", params={"token": t}).json() for t in toks}
+        before = {t: client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": t}).json() for t in toks}
         spectator_before = client.get(f"/api/tables/{tid}/state").json()
     # a new server process on the same database
     with TestClient(create_app(db_url, bot_delay=0.0)) as client:
         listed = {t["id"]: t for t in client.get("/api/tables").json()}
         assert tid in listed and listed[tid]["version"] == before[toks[0]]["version"]
-        after = {t: client.get(f"/api/tables/{tid}/state", params={"token": t}).json() for t in toks}
+        after = {t: client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": t}).json() for t in toks}
         for t in toks:
             assert canonical(after[t]["view"]) == canonical(before[t]["view"])
             assert after[t]["legal"] == before[t]["legal"] and after[t]["version"] == before[t]["version"]
@@ -102,7 +102,7 @@ def test_bots_resume_after_a_restart(db_url, toy_registered):
         while client.get(f"/api/tables/{tid}").json()["version"] < 2:
             assert time.time() < deadline, "the bot did not resume"
             time.sleep(0.02)
-        st = client.get(f"/api/tables/{tid}/state", params={"token": tok}).json()
+        st = client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": tok}).json()
         assert st["view"]["round"] == 2 and len(st["legal"]) == 3
 
 
@@ -154,10 +154,10 @@ def test_postgresql_backend_stores_and_resumes(postgres_url, toy_registered):
         res = create(client, "toy", 2, seats=HUMANS)
         tid, toks = res["table"]["id"], [s["token"] for s in res["seats"]]
         _play_some(client, tid, toks, "toy", 4)
-        before = client.get(f"/api/tables/{tid}/state", params={"token": toks[1]}).json()
+        before = client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": toks[1]}).json()
     assert _actions_stored(postgres_url, tid) == 4
     with TestClient(create_app(postgres_url, bot_delay=0.0)) as client:
-        after = client.get(f"/api/tables/{tid}/state", params={"token": toks[1]}).json()
+        after = client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": toks[1]}).json()
         assert canonical(after["view"]) == canonical(before["view"]) and after["version"] == 4
         _play_some(client, tid, toks, "toy", 10)
         assert client.get(f"/api/tables/{tid}").json()["status"] == "finished"

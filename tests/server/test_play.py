@@ -20,7 +20,7 @@ from gemtable.core import canonical, event_for, format_text
 from gemtable.games.registry import all_games, get_game
 from gemtable.server import create_app
 
-from .conftest import create
+from .conftest import create, seat_socket
 
 FORBIDDEN_KEYS = {"seed", "rng", "rng_state", "deck_order", "bag_order"}
 SEED = 3_141_592_653_589_793  # large enough that it cannot appear by chance
@@ -78,7 +78,7 @@ def play_full_game(client, game, n, options, rnd):
 
     snapshot(0)
     conns = []
-    sockets = [client.websocket_connect(f"/ws/tables/{tid}?token={t}") for t in tokens]
+    sockets = [seat_socket(client, tid, t) for t in tokens]
     sockets.append(client.websocket_connect(f"/ws/tables/{tid}"))
     opened = [s.__enter__() for s in sockets]
     try:
@@ -113,7 +113,7 @@ def play_full_game(client, game, n, options, rnd):
             snapshot(version)
             if version % 25 == 0:
                 for viewer_token in tokens[:1] + [None]:
-                    r = client.get(f"/api/tables/{tid}/state", params={"token": viewer_token} if viewer_token else {})
+                    r = client.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": viewer_token} if viewer_token else {})
                     rest_raw.append(r.text)
         rest_raw.append(client.get("/api/tables").text)
         rest_raw.append(client.get(f"/api/tables/{tid}").text)
@@ -170,7 +170,7 @@ def test_bots_play_on_the_server(db_url, toy_registered):
         res = create(client, "toy", 3, seats=[{"kind": "human", "name": "Ann"},
                                               {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "easy"}])
         tid, tok = res["table"]["id"], res["seats"][0]["token"]
-        with client.websocket_connect(f"/ws/tables/{tid}?token={tok}") as ws:
+        with seat_socket(client, tid, tok) as ws:
             rec = Recorder(ws, 0)
             version = 0
             acted = set()  # decisions already answered (an answer may still be in flight)

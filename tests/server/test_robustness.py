@@ -7,12 +7,12 @@ import threading
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gemtable.games.registry import all_games
 
-from .conftest import create
+from .conftest import create, seat_socket
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
@@ -43,6 +43,118 @@ def test_create_never_500(client, body):
     assert r.status_code in (201, 404, 422), r.text
     if r.status_code != 201:
         assert r.json()["detail"]
+
+
+# -- the limits (issue 19): hostile names, bot budgets, sizes, nesting, rates ---------------------
+NAMES = st.sampled_from(["\ud800x", "a\x00b", "{P1}", "\u202eevil", "x" * 500, "  ", "Zoe\u0301"]) | st.text(
+    alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FFFF, categories=["L", "N", "P", "S", "Z", "C"]),
+    max_size=40)
+BOTS = st.sampled_from(["mcts:seconds=inf", "mcts:seconds=nan", "mcts:iterations=1e12", "mcts:seconds=1e308",
+                        "greedy:lookahead=99", "hard:iterations=99999999", "random", "easy", "mcts:iterations=5"])
+HOSTILE_CREATE = st.fixed_dictionaries(
+    {"game": st.just("toy"), "players": st.just(2)},
+    optional={
+        "seats": st.lists(st.fixed_dictionaries({"kind": st.sampled_from(["human", "bot"])},
+                                                optional={"bot": BOTS, "name": NAMES}), min_size=2, max_size=2),
+        "seed": st.integers(0, 2**62 - 1),
+    },
+)
+
+
+def _table_count(client) -> int:
+    from sqlalchemy import func, select
+
+    from gemtable.server.db import TableRow
+
+    with client.app.state.manager.db.session() as s:
+        return s.scalar(select(func.count()).select_from(TableRow))
+
+
+@SETTINGS
+@given(body=HOSTILE_CREATE)
+def test_hostile_creations_under_the_default_limits(strict_client, body):
+    """Names, bot budgets and the creation rate limit: never a 500, and a refusal creates nothing."""
+    before = _table_count(strict_client)
+    # json.dumps escapes lone surrogates as \\ud800, as a browser's JSON.stringify does
+    r = strict_client.post("/api/tables", content=json.dumps(body), headers={"Content-Type": "application/json"})
+    assert r.status_code in (201, 422, 429), r.text
+    after = _table_count(strict_client)
+    assert after == before + (1 if r.status_code == 201 else 0)
+    if r.status_code != 201:
+        assert r.json()["error"] and r.json()["detail"]
+        assert len(r.json()["detail"]) <= 300
+    if r.status_code == 429:
+        assert int(r.headers["Retry-After"]) >= 1
+    if r.status_code == 201:
+        for seat in r.json()["seats"]:
+            assert seat["name"].isprintable() and 0 < len(seat["name"]) <= 24
+
+
+RAW = st.binary(max_size=300) | st.sampled_from([
+    b"[" * 5000 + b"]" * 5000, b'{"a":' * 3000 + b"1" + b"}" * 3000, b'{"game": "toy", "players": 2}' + b" " * 70_000,
+    b'{"game": "\\ud800", "players": 2}', b'{"game": "toy", "players": 1e999}', b"\xff\xfe",
+])
+
+
+@SETTINGS
+@given(raw=RAW, path=st.sampled_from(["/api/tables", "/api/tables/{tid}/actions"]),
+       header=st.sampled_from([None, "X-Seat-Token", "Authorization"]))
+def test_raw_bodies_never_500(client, table, raw, path, header):
+    tid, tokens = table
+    headers = {"Content-Type": "application/json"}
+    if header:
+        headers[header] = tokens[0] if header == "X-Seat-Token" else f"Bearer {tokens[0]}"
+    before = client.get(f"/api/tables/{tid}").json()["version"]
+    r = client.post(path.format(tid=tid), content=raw, headers=headers)
+    assert 400 <= r.status_code < 500, r.text
+    assert r.json()["error"] and r.headers["Content-Security-Policy"]
+    assert client.get(f"/api/tables/{tid}").json()["version"] == before
+
+
+FRAMES = st.one_of(
+    JSON.map(json.dumps),
+    st.sampled_from(["[" * 2000 + "]" * 2000, '{"type": "ping", "x": ' + "[" * 100 + "]" * 100 + "}",
+                     '{"type": "action", "version": 0, "action": ' + '{"a":' * 50 + "1" + "}" * 50 + "}",
+                     '{"type": "' + "t" * 70_000 + '"}', "not json", '{"type": 5}', "\ud800"]),
+    st.text(max_size=30),
+)
+
+
+@SETTINGS
+@given(frames=st.lists(FRAMES, min_size=1, max_size=4))
+@example(frames=["[" * 30_000 + "]" * 30_000])
+@example(frames=['{"type": "' + "t" * 70_000 + '"}'])
+def test_websocket_frames_answer_or_close_cleanly(client, table, frames):
+    """Every frame gets an answer or a clean close with one of the documented codes; nothing changes."""
+    from starlette.websockets import WebSocketDisconnect
+
+    tid, tokens = table
+    before = client.get(f"/api/tables/{tid}").json()["version"]
+    with seat_socket(client, tid, tokens[1]) as ws:
+        assert ws.receive_json()["type"] == "state"
+        try:
+            for frame in frames:
+                ws.send_text(frame)
+                data = json.loads(frame) if _is_json(frame) else None
+                if isinstance(data, dict) and data.get("type") in ("ping", "refresh", "action") and len(frame) < 65536:
+                    assert ws.receive_json()["type"] in ("pong", "state", "error")
+            # the connection still answers, or it was closed with a documented code and a reason
+            ws.send_json({"type": "ping"})
+            while ws.receive_json()["type"] != "pong":
+                pass
+        except WebSocketDisconnect as exc:
+            assert exc.code in (4400, 1009), exc.code
+            assert exc.reason
+    after = client.get(f"/api/tables/{tid}").json()["version"]
+    assert after - before in (0, 1)  # at most one (legal) action was taken
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+        return True
+    except (ValueError, RecursionError):
+        return False
 
 
 @pytest.fixture
@@ -78,7 +190,7 @@ def test_non_ascii_tokens_are_refused_not_500(client, table, token):
 @given(message=JSON)
 def test_websocket_messages_never_break_the_server(client, table, message):
     tid, tokens = table
-    with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as ws:
+    with seat_socket(client, tid, tokens[0]) as ws:
         assert ws.receive_json()["type"] == "state"
         ws.send_text(json.dumps({"type": "action", "version": 0, "action": message}))
         reply = ws.receive_json()

@@ -25,9 +25,11 @@ def _free_port() -> int:
 class LiveServer:
     """uvicorn in a background thread; restartable on the same database."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.05) -> None:
+    def __init__(self, db_url: str, bot_delay: float = 0.05, **app_options) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
+        self.app_options = app_options  # e.g. limits=Limits(...)
+        self.app = None
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = None
@@ -37,9 +39,11 @@ class LiveServer:
         import uvicorn
 
         from gemtable.server import create_app
+        from gemtable.server.app import uvicorn_config
 
-        app = create_app(self.db_url, bot_delay=self.bot_delay)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        app = self.app = create_app(self.db_url, bot_delay=self.bot_delay, **self.app_options)
+        # the same uvicorn settings as `gemtable serve` (header and frame size caps)
+        config = uvicorn_config(app, host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -59,8 +63,11 @@ class LiveServer:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
+    from gemtable.server.limits import Limits
+
     db = tmp_path_factory.mktemp("webdb") / "web.sqlite3"
-    server = LiveServer(f"sqlite:///{db}").start()
+    # every browser test creates tables from 127.0.0.1: the per-address rates out of the way
+    server = LiveServer(f"sqlite:///{db}", limits=Limits.relaxed()).start()
     yield server
     server.stop()
 

@@ -300,3 +300,21 @@ def test_splendor_take_gems_by_clicking_the_bank(page, live_server):
     page.locator("#sp-bank [data-take]").nth(4).click()  # the third colour completes the take
     page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
     assert "takes white, green, black" in page.locator("#log").inner_text()
+
+
+def test_tokens_stay_out_of_urls_and_a_fixed_deal_is_shown(page, live_server):
+    """The seat token travels only after '#' and in the WebSocket subprotocol; a chosen seed is announced."""
+    import httpx
+
+    res = httpx.post(live_server.url + "/api/tables", json={
+        "game": GAMES[0], "players": 2, "seed": 4242,
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}).json()
+    token = res["seats"][1]["token"]
+    page.goto(live_server.url + res["seats"][1]["invite"])
+    page.wait_for_function("() => document.body.dataset.seat === '1'")
+    note = page.locator("#seed-note")
+    assert note.is_visible() and "creator" in note.inner_text()
+    assert not any(token in url for url in page.requests), "a seat token was sent in a URL"
+    page.goto(live_server.url + "/")
+    page.wait_for_selector(f"tr[data-table='{res['table']['id']}'] .seed-fixed")
+    assert page.js_errors == []

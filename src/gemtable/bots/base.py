@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -87,9 +88,12 @@ def register_bot(name: str, factory: Callable[..., Bot]) -> None:
 def _value(text: str) -> Any:
     for conv in (int, float):
         try:
-            return conv(text)
+            value = conv(text)
         except ValueError:
-            pass
+            continue
+        if not math.isfinite(value):
+            raise ValueError(f"bot parameter value {text!r} must be a finite number")
+        return value
     return text
 
 

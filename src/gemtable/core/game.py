@@ -9,6 +9,7 @@ two classes.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
@@ -300,10 +301,21 @@ def canonical(data: Any) -> str:
 
 
 def format_text(text: str, names: Iterable[str]) -> str:
-    """Put seat names into an event text's {P0}, {P1}… placeholders."""
-    for i, name in enumerate(names):
-        text = text.replace("{P%d}" % i, name)
-    return text
+    """Put seat names into an event text's {P0}, {P1}… placeholders.
+
+    One pass over the template: a name is data, so a name that itself reads
+    ``{P1}`` is shown as written and never substituted again.
+    """
+    names = list(names)
+
+    def seat_name(match: re.Match[str]) -> str:
+        i = int(match.group(1))
+        return names[i] if i < len(names) else match.group(0)
+
+    return _PLACEHOLDER.sub(seat_name, text)
+
+
+_PLACEHOLDER = re.compile(r"\{P(\d+)\}")
 
 
 def event_for(event: Event, viewer: int | None) -> Event:

@@ -10,25 +10,26 @@ import asyncio
 import contextlib
 import json
 import logging
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
-from starlette.websockets import WebSocketDisconnect, WebSocketState
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
 
 from gemtable.games.registry import all_games, get_game
 
 from .db import Database
+from .limits import Limits, RateLimiter, TokenBucket, depth_exceeds, shown
 from .tables import LiveTable, Rejected, Subscriber, TableManager
 
 log = logging.getLogger("gemtable.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-MAX_MESSAGE = 64 * 1024
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "script-src 'self'; connect-src 'self' ws: wss:; base-uri 'none'; frame-ancestors 'none'"
@@ -39,7 +40,17 @@ CLOSE_MALFORMED = 4400
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_GONE = 4410
+CLOSE_SLOW = 4408
+CLOSE_RATE = 4429
 CLOSE_TOO_BIG = 1009
+
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+STATIC_TYPES = {".js", ".css", ".svg", ".html", ".png", ".ico", ".woff2", ".json"}
 
 
 # -- request/response models (OpenAPI) -----------------------------------------------
@@ -54,28 +65,197 @@ class CreateTable(BaseModel):
     players: int = Field(..., description="number of players")
     options: dict[str, Any] = Field(default_factory=dict, description="game options by name")
     seats: list[SeatSpec] | None = Field(None, description="one entry per seat; default: you plus easy bots")
-    seed: int | None = Field(None, description="optional seed (never shown while the game runs)")
+    seed: int | None = Field(None, description="optional seed (never shown while the game runs); a table "
+                                               "with a chosen seed tells every seat that its creator fixed the deal")
 
 
 class ActionRequest(BaseModel):
-    token: str | None = Field(None, description="the seat's secret token (or X-Seat-Token header)")
+    token: str | None = Field(None, description="the seat's secret token (or the X-Seat-Token / "
+                                                "Authorization: Bearer header); never put it in the URL")
     version: int = Field(..., description="the table version ('version' of the state) the action was chosen at")
     action: dict[str, Any] = Field(..., description="the action's JSON, as offered in 'legal'")
 
 
-def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
+class SafeJSONResponse(JSONResponse):
+    """JSON with non-ASCII escaped: text that is not valid Unicode can never make a response fail."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
+def error_response(code: str, detail: str, status: int, headers: dict[str, str] | None = None) -> SafeJSONResponse:
+    """Every error the server answers: ``{"error": code, "detail": a sentence for people}``."""
+    response = SafeJSONResponse({"error": code, "detail": detail}, status_code=status, headers=headers)
+    return response
+
+
+class Guard:
+    """ASGI middleware: header and body size caps, security headers on every response.
+
+    Bodies are read here (at most ``max_body`` bytes) before the application
+    sees them, so an oversized body costs no more than the cap.
+    """
+
+    def __init__(self, app, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        headers = scope.get("headers") or []
+        size = sum(len(k) + len(v) + 4 for k, v in headers)
+        if size > self.limits.max_headers:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1009, "reason": "request headers too large"})
+                return
+            return await self._refuse(send, 431, "headers_too_large",
+                                      f"The request headers are larger than this server's limit of "
+                                      f"{self.limits.max_headers // 1024} KiB.")
+        if scope["type"] == "websocket":
+            scope["gemtable.server_send"] = send  # the server's own send (see abort_connection)
+            return await self.app(scope, receive, send)
+
+        too_big = (413, "body_too_large",
+                   f"The request body is larger than this server's limit of {self.limits.max_body // 1024} KiB.")
+        for k, v in headers:
+            if k == b"content-length":
+                try:
+                    if int(v) > self.limits.max_body:
+                        return await self._refuse(send, *too_big)
+                except ValueError:
+                    return await self._refuse(send, 400, "bad_request", "The Content-Length header is not a number.")
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            total += len(chunk)
+            if total > self.limits.max_body:
+                return await self._refuse(send, *too_big)
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+            return await receive()
+
+        path = scope.get("path", "")
+
+        async def secured(message):
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in have]
+                if (path.startswith("/static/") or path.startswith("/api/")) and b"cache-control" not in have:
+                    extra.append((b"cache-control", b"no-cache"))
+                message = dict(message, headers=list(message.get("headers", [])) + extra)
+            await send(message)
+
+        await self.app(scope, replay, secured)
+
+    @staticmethod
+    async def _refuse(send, status: int, code: str, detail: str) -> None:
+        body = json.dumps({"error": code, "detail": detail}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close"), *SECURITY_HEADERS]})
+        await send({"type": "http.response.body", "body": body})
+
+
+class SafeStaticFiles(StaticFiles):
+    """The web shell's assets only: never Python files, dotfiles or anything else in the folder."""
+
+    async def get_response(self, path: str, scope):
+        p = PurePosixPath(path)
+        if p.suffix.lower() not in STATIC_TYPES or any(part.startswith((".", "_")) for part in p.parts):
+            raise StarletteHTTPException(404)
+        return await super().get_response(path, scope)
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "unknown"
+
+
+def header_token(conn: Request | WebSocket) -> str | None:
+    """A seat token from ``X-Seat-Token`` or ``Authorization: Bearer …``."""
+    token = conn.headers.get("x-seat-token")
+    if token:
+        return token
+    auth = conn.headers.get("authorization") or ""
+    scheme, _, value = auth.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return None
+
+
+TOKEN_IN_URL = ("Seat tokens are not accepted in URLs (they end up in logs): send the token in the "
+                "X-Seat-Token or Authorization: Bearer header, or as the WebSocket subprotocol token.<token>.")
+
+
+def abort_connection(ws: WebSocket) -> bool:
+    """Cut a WebSocket's TCP connection at once (for a peer that stopped reading).
+
+    ASGI has no "abort": this reaches the server protocol behind the server's
+    ``send`` callable (kept in the scope by Guard; uvicorn's protocols hold their
+    transport there).  Elsewhere it does nothing and the connection is closed by
+    the server when the peer goes away.
+    """
+    send = ws.scope.get("gemtable.server_send")
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    if transport is not None and hasattr(transport, "abort"):
+        transport.abort()
+        return True
+    return False
+
+
+def uvicorn_config(app, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info",
+                   limits: Limits | None = None, behind_proxy: bool = False, **kwargs: Any):
+    """uvicorn settings with the server's limits (used by `gemtable serve` and the tests).
+
+    h11 rather than httptools: h11 caps the size of the request line and
+    headers (``h11_max_incomplete_event_size``); WebSocket frames are capped by
+    ``ws_max_size``.  Forwarded client addresses are trusted only behind a proxy.
+    """
+    import uvicorn
+
+    limits = limits or getattr(getattr(app, "state", None), "limits", None) or Limits()
+    options: dict[str, Any] = dict(
+        host=host, port=port, log_level=log_level, http="h11",
+        h11_max_incomplete_event_size=limits.max_headers,
+        ws_max_size=limits.max_message, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+        proxy_headers=behind_proxy, server_header=False, limit_concurrency=2000, timeout_keep_alive=5,
+    )
+    if behind_proxy:
+        options["forwarded_allow_ips"] = "*" if behind_proxy is True else behind_proxy
+    options.update(kwargs)
+    return uvicorn.Config(app, **options)
+
+
+def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
+               bot_workers: int = 1) -> FastAPI:
     holder: dict[str, Any] = {}
+    limits = limits or Limits()
+    create_limiter = RateLimiter(limits.create_rate, limits.create_burst)
+    auth_limiter = RateLimiter(limits.auth_fail_rate, limits.auth_fail_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
-        db = Database(db_url)
-        manager = TableManager(db, bot_delay=bot_delay)
+        db = await asyncio.to_thread(Database, db_url)
+        manager = TableManager(db, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
         app.state.manager = manager
         holder["manager"] = manager
         all_games()
         resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        manager.start_maintenance()
         try:
             yield
         finally:
@@ -87,41 +267,77 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
         version="1",
         description=(
             "Play gemtable's games in the browser. REST for the lobby, tables, actions and replays; "
-            "live play over the WebSocket at /ws/tables/{id}?token=… (see docs/websocket.md). "
-            "A seat's token grants that seat's view and actions only; the seed of a running game is never sent."
+            "live play over the WebSocket at /ws/tables/{id} (see docs/websocket.md). "
+            "A seat's token grants that seat's view and actions only. Send it in the `X-Seat-Token` "
+            "(or `Authorization: Bearer …`) header, in an action's body, or on the WebSocket as the "
+            "subprotocol `token.<token>` — never in a URL. The seed of a running game is never sent; "
+            "a table whose creator chose the seed says so to every seat (`seed_fixed`).\n\n"
+            f"Limits: request bodies up to {limits.max_body // 1024} KiB, headers up to "
+            f"{limits.max_headers // 1024} KiB, WebSocket messages up to {limits.max_message // 1024} KiB and "
+            f"{limits.ws_rate:g} a second per connection (bursts of {limits.ws_burst}); "
+            f"{limits.create_burst} new tables per address, then one every {1 / limits.create_rate:.0f} s; "
+            "too many refused tokens from one address are answered 429 with Retry-After. "
+            f"Bots think at most {limits.bot_seconds:g} s and {limits.bot_iterations} iterations per move. "
+            "Errors are `{\"error\": code, \"detail\": sentence}`."
         ),
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
         # FastAPI's Swagger UI and ReDoc load their assets from a CDN: we serve our own
         # page at /docs that reads /openapi.json (nothing fetched from the internet).
         docs_url=None,
         redoc_url=None,
     )
+    app.state.limits = limits
+    app.add_middleware(Guard, limits=limits)
 
     def manager() -> TableManager:
         return holder["manager"]
 
     @app.exception_handler(Rejected)
     async def _rejected(_request: Request, exc: Rejected):
-        return JSONResponse({"error": exc.code, "detail": exc.message}, status_code=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
+        return error_response(exc.code, exc.message, exc.status, headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError):
         problems = []
         for err in exc.errors():
+            if err.get("type") == "json_invalid":
+                why = (err.get("ctx") or {}).get("error")
+                problems.append("The request body is not valid JSON" + (f" ({why})" if why else "") + ".")
+                continue
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
-            problems.append(f"{where or 'body'}: {err.get('msg')}")
-        return JSONResponse({"error": "malformed", "detail": "; ".join(problems) or "malformed request"},
-                            status_code=422)
+            msg = str(err.get("msg") or "is not valid").rstrip(".")
+            problems.append(f"'{where}': {msg}." if where else f"The request body: {msg}.")
+        return error_response("malformed", " ".join(problems) or "The request is malformed.", 422)
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next):
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.url.path.startswith("/static/") or request.url.path.startswith("/api/"):
-            response.headers.setdefault("Cache-Control", "no-cache")
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        sentences = {
+            400: ("bad_request", "The request is malformed."),
+            404: ("not_found", "There is nothing at this address."),
+            405: ("method_not_allowed", f"This address does not accept {request.method} requests."),
+        }
+        code, detail = sentences.get(exc.status_code, ("http_error", "The request was refused."))
+        return error_response(code, detail, exc.status_code, getattr(exc, "headers", None))
+
+    @app.exception_handler(RecursionError)
+    async def _too_deep(_request: Request, _exc: RecursionError):
+        return error_response("malformed", "The request body nests too deeply.", 400)
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception):
+        # answered outside the middleware: the security headers are added here
+        log.error("internal error", exc_info=exc)
+        response = error_response("internal", "The server failed on this request; the failure is logged.", 500)
+        for k, v in SECURITY_HEADERS:
+            response.headers[k.decode()] = v.decode()
         return response
+
+    def too_many(limiter: RateLimiter, key: str, what: str) -> Rejected:
+        wait = limiter.bucket(key).retry_after()
+        return Rejected("rate_limited", f"Too many {what} from your address: try again in {wait} s.", 429,
+                        retry_after=wait)
 
     # -- games -------------------------------------------------------------------
     def renderer_of(game_id: str) -> str | None:
@@ -137,7 +353,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
         try:
             game = get_game(game_id)
         except KeyError:
-            raise Rejected("unknown_game", f"There is no game {game_id!r}.", 404) from None
+            raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
         try:
             rules = game.rules_text()
         except OSError:
@@ -150,14 +366,19 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
         from gemtable.bots.base import _load_all
 
         _load_all()
-        return {"levels": dict(LEVELS), "kinds": sorted(BOT_KINDS)}
+        return {"levels": dict(LEVELS), "kinds": sorted(BOT_KINDS),
+                "limits": {"seconds": limits.bot_seconds, "iterations": limits.bot_iterations, **limits.bot_params}}
 
     # -- tables ------------------------------------------------------------------
     @app.post("/api/tables", tags=["tables"], status_code=201,
-              summary="Create a table; returns every human seat's secret invite link")
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+              summary="Create a table; returns every human seat's secret invite link",
+              responses={429: {"description": "too many tables created from this address (see Retry-After)"}})
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        address = client_address(request)
+        if not create_limiter.bucket(address).take():
+            raise too_many(create_limiter, address, "new tables")
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-        table = manager().create(body.game, body.players, body.options, seats, body.seed)
+        table = await manager().create(body.game, body.players, body.options, seats, body.seed, creator=address)
         return {
             "table": table.summary(),
             "seats": [
@@ -168,16 +389,22 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
             "spectate": f"/table/{table.id}",
         }
 
-    @app.get("/api/tables", tags=["tables"], summary="Open, running and finished tables (public summaries)")
-    def list_tables() -> list[dict[str, Any]]:
-        return manager().list_tables()
+    @app.get("/api/tables", tags=["tables"],
+             summary="Open, running and finished tables (public summaries)",
+             description=f"The {limits.lobby_size} most recently active tables, at most "
+                         f"{limits.lobby_per_creator} of any one creator.")
+    async def list_tables() -> list[dict[str, Any]]:
+        return await manager().list_tables()
 
-    async def seat_of(table_id: str, token: str | None) -> tuple[LiveTable, int | None]:
+    async def seat_of(table_id: str, token: str | None, address: str) -> tuple[LiveTable, int | None]:
         table = await manager().get(table_id)
         if token is None or token == "":
             return table, None
+        if auth_limiter.bucket(address).empty():
+            raise too_many(auth_limiter, address, "refused tokens")
         seat = table.seat_for_token(token)
         if seat is None:
+            auth_limiter.bucket(address).take()
             raise Rejected("bad_token", "That seat token is not valid for this table.", 403)
         return table, seat.seat
 
@@ -186,16 +413,22 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
         return (await manager().get(table_id)).summary()
 
     @app.get("/api/tables/{table_id}/state", tags=["tables"],
-             summary="The view of a seat (with its token) or of a spectator (without)")
-    async def table_state(table_id: str, token: str | None = Query(None),
-                          x_seat_token: str | None = Header(None)) -> dict[str, Any]:
-        table, seat = await seat_of(table_id, x_seat_token or token)
+             summary="The view of a seat (token in the X-Seat-Token or Authorization: Bearer header) "
+                     "or of a spectator (no token)")
+    async def table_state(table_id: str, request: Request,
+                          x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
+        if "token" in request.query_params:
+            raise Rejected("token_in_url", TOKEN_IN_URL, 400)
+        table, seat = await seat_of(table_id, header_token(request), client_address(request))
         return table.payload(seat)
 
     @app.post("/api/tables/{table_id}/actions", tags=["tables"],
-              summary="Play an action for the seat whose token is given")
-    async def play(table_id: str, body: ActionRequest, x_seat_token: str | None = Header(None)) -> dict[str, Any]:
-        table, seat = await seat_of(table_id, x_seat_token or body.token)
+              summary="Play an action for the seat whose token is given (body or header)")
+    async def play(table_id: str, body: ActionRequest, request: Request,
+                   x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
+        if "token" in request.query_params:
+            raise Rejected("token_in_url", TOKEN_IN_URL, 400)
+        table, seat = await seat_of(table_id, header_token(request) or body.token, client_address(request))
         if seat is None:
             raise Rejected("no_token", "Only a seat (with its token) can act; spectators cannot.", 403)
         await manager().submit(table, seat, body.action, body.version)
@@ -216,87 +449,131 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8) -> FastAPI:
         return table.match.to_json()
 
     # -- WebSocket ---------------------------------------------------------------
+    async def close_socket(ws: WebSocket, code: int, reason: str) -> None:
+        try:
+            await asyncio.wait_for(ws.close(code=code, reason=reason[:120]), 2.0)
+        except asyncio.TimeoutError:
+            abort_connection(ws)  # the peer does not read: not even a close frame gets through
+        except Exception:  # already gone
+            pass
+
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str):
-        # The token may come as the subprotocol "token.<token>" (what the browser shell
-        # does: it keeps the token out of URLs and access logs) or as ?token=.
+        # The token comes as the subprotocol "token.<token>" (what the browser shell does)
+        # or in a header; never in the URL, which ends up in access logs.
         offered = list(ws.scope.get("subprotocols") or [])
-        token = next((p[len("token."):] for p in offered if p.startswith("token.")), None)
+        token = next((p[len("token."):] for p in offered if p.startswith("token.")), None) or header_token(ws)
         await ws.accept(subprotocol="gemtable" if "gemtable" in offered else None)
-        token = token or ws.query_params.get("token") or None
-        try:
-            table, seat = await seat_of(table_id, token)
-        except Rejected as exc:
-            code = {"bad_token": CLOSE_FORBIDDEN, "no_table": CLOSE_NOT_FOUND}.get(exc.code, CLOSE_GONE)
-            await ws.send_json({"type": "error", "code": exc.code, "message": exc.message})
-            await ws.close(code=code, reason=exc.message[:120])
+
+        async def refuse(code: str, message: str, close_code: int) -> None:
+            try:
+                await asyncio.wait_for(ws.send_text(json.dumps({"type": "error", "code": code, "message": message})), 2.0)
+            except Exception:
+                pass
+            await close_socket(ws, close_code, message)
+
+        if "token" in ws.query_params:
+            await refuse("token_in_url", TOKEN_IN_URL, CLOSE_MALFORMED)
             return
-        send_lock = asyncio.Lock()
+        try:
+            table, seat = await seat_of(table_id, token, client_address(ws))
+        except Rejected as exc:
+            code = {"bad_token": CLOSE_FORBIDDEN, "no_table": CLOSE_NOT_FOUND,
+                    "rate_limited": CLOSE_RATE}.get(exc.code, CLOSE_GONE)
+            await refuse(exc.code, exc.message, code)
+            return
+
+        dropped = asyncio.Event()
 
         async def send(msg: dict[str, Any]) -> None:
-            async with send_lock:
-                if ws.application_state == WebSocketState.CONNECTED:
-                    await ws.send_text(json.dumps(msg, separators=(",", ":")))
+            await ws.send_text(json.dumps(msg, separators=(",", ":")))
 
-        sub = Subscriber(seat, send)
+        sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
+                         on_drop=lambda _code, _reason: dropped.set())
+        sub.start()
         if seat is not None:
-            manager().mark_joined(table, table.seats[seat])
-        await manager().subscribe(table, sub)
+            await manager().mark_joined(table, table.seats[seat])
+        manager().subscribe(table, sub)
+        bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
+        close: tuple[int, str] | None = None
+        dropped_wait = asyncio.ensure_future(dropped.wait())
         try:
-            while True:
-                msg = await ws.receive()
+            while close is None:
+                receiving = asyncio.ensure_future(ws.receive())
+                done, _ = await asyncio.wait({receiving, dropped_wait}, return_when=asyncio.FIRST_COMPLETED)
+                if receiving not in done:
+                    receiving.cancel()
+                    break  # a slow reader: sub.dropped holds the close code
+                msg = receiving.result()
                 if msg["type"] == "websocket.disconnect":
+                    break
+                if not bucket.take():
+                    close = (CLOSE_RATE, f"too many messages: at most {limits.ws_rate:g} a second")
                     break
                 text = msg.get("text")
                 if text is None:
-                    await ws.close(code=CLOSE_MALFORMED, reason="send JSON text frames, not binary")
+                    close = (CLOSE_MALFORMED, "send JSON text frames, not binary")
                     break
-                if len(text) > MAX_MESSAGE:
-                    await ws.close(code=CLOSE_TOO_BIG, reason="message too large")
+                if len(text) > limits.max_message:
+                    close = (CLOSE_TOO_BIG, "message too large")
                     break
                 try:
                     data = json.loads(text)
+                except RecursionError:
+                    close = (CLOSE_MALFORMED, f"message nests deeper than {limits.max_depth} levels")
+                    break
                 except ValueError:
-                    await ws.close(code=CLOSE_MALFORMED, reason="message is not valid JSON")
+                    close = (CLOSE_MALFORMED, "message is not valid JSON")
+                    break
+                if depth_exceeds(data, limits.max_depth):
+                    close = (CLOSE_MALFORMED, f"message nests deeper than {limits.max_depth} levels")
                     break
                 if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                    await ws.close(code=CLOSE_MALFORMED, reason="a message must be a JSON object with a 'type'")
+                    close = (CLOSE_MALFORMED, "a message must be a JSON object with a 'type'")
                     break
-                await handle(table, sub, data, send)
+                await handle(table, sub, data)
         except WebSocketDisconnect:
             pass
         finally:
-            await manager().unsubscribe(table, sub)
+            dropped_wait.cancel()
+            manager().unsubscribe(table, sub)
+            if sub.dropped is not None and close is None:
+                close = sub.dropped
+            if close is None:
+                await sub.stop()  # let what is queued go out
+            else:
+                sub.drop(*close)
+                await sub.stop()
+                await close_socket(ws, *close)
 
-    async def handle(table: LiveTable, sub: Subscriber, data: dict[str, Any], send) -> None:
+    async def handle(table: LiveTable, sub: Subscriber, data: dict[str, Any]) -> None:
         kind = data["type"]
         if kind == "ping":
-            await send({"type": "pong", "version": table.version})
+            sub.push({"type": "pong", "version": table.version})
         elif kind == "refresh":
             sub.sent_version = -1
-            await manager().send_state(table, sub)
+            manager().send_state(table, sub)
         elif kind == "action":
             if sub.seat is None:
-                await send({"type": "error", "code": "spectator",
-                            "message": "Spectators cannot act: open the table with a seat's invite link."})
+                sub.push({"type": "error", "code": "spectator",
+                          "message": "Spectators cannot act: open the table with a seat's invite link."})
                 return
             if "action" not in data or "version" not in data:
-                await send({"type": "error", "code": "malformed",
-                            "message": "An action message needs 'action' (the action's JSON) and 'version'."})
+                sub.push({"type": "error", "code": "malformed",
+                          "message": "An action message needs 'action' (the action's JSON) and 'version'."})
                 return
             try:
                 await manager().submit(table, sub.seat, data["action"], data["version"])
             except Rejected as exc:
-                await send({"type": "error", "code": exc.code, "message": exc.message,
-                            "version": table.version})
+                sub.push({"type": "error", "code": exc.code, "message": exc.message, "version": table.version})
                 if exc.code == "stale":
-                    await manager().send_state(table, sub)
+                    manager().send_state(table, sub)
         else:
-            await send({"type": "error", "code": "malformed",
-                        "message": f"Unknown message type {kind!r} (use 'action', 'ping' or 'refresh')."})
+            sub.push({"type": "error", "code": "malformed",
+                      "message": f"Unknown message type {shown(kind)} (use 'action', 'ping' or 'refresh')."})
 
     # -- the shell ---------------------------------------------------------------
-    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    app.mount("/static", SafeStaticFiles(directory=WEB_DIR), name="static")
 
     def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})

@@ -25,7 +25,14 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    Session,
+    mapped_column,
+    relationship,
+    sessionmaker,
+)
 
 
 def utcnow() -> dt.datetime:
@@ -48,6 +55,10 @@ class TableRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # the creator chose the seed (and so may know the hidden cards): every seat is told
+    seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False)
+    # a hash of the creating client's address (lobby fairness); never the address itself
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     seats: Mapped[list["SeatRow"]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -112,6 +123,9 @@ class Database:
         kwargs: dict[str, Any] = {"future": True}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            # a database that went away and came back: test pooled connections before use
+            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
 
@@ -124,7 +138,24 @@ class Database:
                 cur.close()
 
         Base.metadata.create_all(self.engine)
+        self._add_missing_columns()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    # columns added after the first release: databases made before them get them here
+    NEW_COLUMNS = {
+        "gt_tables": {"seed_chosen": "BOOLEAN NOT NULL DEFAULT FALSE", "creator": "VARCHAR(64)"},
+    }
+
+    def _add_missing_columns(self) -> None:
+        from sqlalchemy import inspect, text
+
+        inspector = inspect(self.engine)
+        with self.engine.begin() as conn:
+            for table, columns in self.NEW_COLUMNS.items():
+                have = {c["name"] for c in inspector.get_columns(table)}
+                for name, ddl in columns.items():
+                    if name not in have:
+                        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {ddl}"))
 
     def session(self) -> Session:
         return self.sessions()
@@ -137,12 +168,29 @@ class Database:
         with self.session() as s:
             return list(s.scalars(select(TableRow.id).where(TableRow.status != "finished")))
 
-    def list_tables(self, limit: int = 100) -> list[TableRow]:
-        """The most recently active tables, seats loaded, each with ``moves`` (action count)."""
+    def list_tables(self, limit: int = 100, per_creator: int | None = None) -> list[TableRow]:
+        """The most recently active tables, seats loaded, each with ``moves`` (action count).
+
+        At most ``per_creator`` tables of one creator: one client creating many
+        tables cannot push everyone else's out of the listing.
+        """
         from sqlalchemy import func
 
         with self.session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.updated_at.desc()).limit(limit)).all()
+            if per_creator is None:
+                rows = s.scalars(select(TableRow).order_by(TableRow.updated_at.desc()).limit(limit)).all()
+            else:
+                rank = func.row_number().over(
+                    partition_by=func.coalesce(TableRow.creator, TableRow.id),
+                    order_by=TableRow.updated_at.desc(),
+                ).label("rank")
+                inner = select(TableRow.id, TableRow.updated_at, rank).subquery()
+                ids = list(s.scalars(
+                    select(inner.c.id).where(inner.c.rank <= per_creator)
+                    .order_by(inner.c.updated_at.desc()).limit(limit)
+                ))
+                by_id = {r.id: r for r in s.scalars(select(TableRow).where(TableRow.id.in_(ids)))} if ids else {}
+                rows = [by_id[i] for i in ids if i in by_id]
             ids = [r.id for r in rows]
             counts = dict(s.execute(
                 select(ActionRow.table_id, func.count()).where(ActionRow.table_id.in_(ids)).group_by(ActionRow.table_id)
@@ -151,6 +199,30 @@ class Database:
                 _ = r.seats  # load while the session is open
                 r.moves = counts.get(r.id, 0)
             return list(rows)
+
+    def expired_ids(self, cutoff: dt.datetime) -> list[str]:
+        """Unfinished tables created before ``cutoff`` at which no person ever acted."""
+        from sqlalchemy import and_, exists
+
+        human_action = exists().where(and_(
+            ActionRow.table_id == TableRow.id,
+            SeatRow.table_id == ActionRow.table_id,
+            SeatRow.seat == ActionRow.seat,
+            SeatRow.kind == "human",
+        ))
+        with self.session() as s:
+            return list(s.scalars(
+                select(TableRow.id).where(TableRow.status != "finished", TableRow.created_at < cutoff, ~human_action)
+            ))
+
+    def delete_table(self, table_id: str) -> None:
+        from sqlalchemy import delete
+
+        with self.session() as s:
+            s.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            s.execute(delete(TableRow).where(TableRow.id == table_id))
+            s.commit()
 
     def load(self, table_id: str) -> tuple[TableRow, list[SeatRow], list[ActionRow]] | None:
         with self.session() as s:

@@ -4,36 +4,61 @@ Everything here talks to games through the kernel API only (registry, Game,
 State, Action, Match, event_for, format_text), so a new game needs no change.
 
 Flow of an action: validate (seat token, version, legality) under the table's
-lock → apply to the state → commit the action row → broadcast to every
+lock → apply to a copy of the state → commit the action row (in a database
+thread, retried with backoff) → the copy becomes the state → queue every
 subscriber its own view → wake the bots.
+
+Nothing here awaits a client: each connection has a bounded send queue
+drained by its own writer task, and a connection that falls behind is
+dropped (see ``Subscriber``).  Database calls and bot thinking run in
+threads, so the event loop keeps answering while either is slow.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
+import datetime as dt
+import hashlib
 import logging
 import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from sqlalchemy import update
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from gemtable.core import Game, IllegalAction, Match, Rng, State, event_for, format_text
 from gemtable.core.errors import GemtableError
 from gemtable.games.registry import all_games, get_game
 
 from .db import ActionRow, Database, SeatRow, TableRow, utcnow
+from .limits import (
+    BotLimitError,
+    Limits,
+    check_bot_spec,
+    clamp_bot,
+    clamped_spec,
+    clean_name,
+    shown,
+)
 
 log = logging.getLogger("gemtable.server")
 
-MAX_PLAYERS_NAME = 24
+MAX_MESSAGE_TEXT = 300  # characters of an error message (never echo unbounded input)
+CLOSE_SLOW = 4408  # see docs/websocket.md
 
 
 class Rejected(Exception):
     """A request the server refuses; ``code`` is machine-readable, message for people."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
+        if len(message) > MAX_MESSAGE_TEXT:
+            message = message[: MAX_MESSAGE_TEXT - 1] + "…"
         super().__init__(message)
+        self.retry_after = retry_after
         self.code = code
         self.message = message
         self.status = status
@@ -59,13 +84,82 @@ class Seat:
         }
 
 
-@dataclass(eq=False)
 class Subscriber:
-    """One open WebSocket: the seat it plays (None: spectator) and what it was sent."""
+    """One open WebSocket: the seat it plays (None: spectator) and what it was sent.
 
-    seat: int | None
-    send: Callable[[dict[str, Any]], Any]  # async callable
-    sent_version: int = -1
+    Messages go into a bounded queue that the connection's writer task sends
+    out; ``push`` never waits.  A connection whose queue is full, or whose
+    socket takes longer than ``send_timeout`` to accept a frame, is a slow
+    reader: it is dropped (``on_drop`` closes it with CLOSE_SLOW) so that it
+    can never hold up the table or anyone else's messages.
+    """
+
+    def __init__(self, seat: int | None, send: Callable[[dict[str, Any]], Any], queue_size: int = 32,
+                 send_timeout: float = 10.0, on_drop: Callable[[int, str], Any] | None = None) -> None:
+        self.seat = seat
+        self.send = send  # async callable writing one message to the socket
+        self.sent_version = -1
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=queue_size)
+        self.send_timeout = send_timeout
+        self.on_drop = on_drop
+        self.dropped: tuple[int, str] | None = None
+        self.writer: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def push(self, msg: dict[str, Any]) -> bool:
+        if self.dropped is not None:
+            return False
+        try:
+            self.queue.put_nowait(msg)
+            return True
+        except asyncio.QueueFull:
+            self.drop(CLOSE_SLOW, "too slow reading: messages piled up")
+            return False
+
+    async def _write(self) -> None:
+        try:
+            while self.dropped is None:
+                msg = await self.queue.get()
+                try:
+                    await asyncio.wait_for(self.send(msg), self.send_timeout)
+                except asyncio.TimeoutError:
+                    self.drop(CLOSE_SLOW, "too slow reading: a message could not be delivered")
+                    return
+                except Exception:  # the socket went away
+                    self.drop(1001, "connection lost")
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    def drop(self, code: int, reason: str) -> None:
+        if self.dropped is not None:
+            return
+        self.dropped = (code, reason)
+        if self.writer is not None and self.writer is not asyncio.current_task():
+            self.writer.cancel()
+        if self.on_drop is not None:
+            self.on_drop(code, reason)
+
+    async def stop(self) -> None:
+        """Let the queued messages go out, a little while at most, then stop the writer."""
+        if self.writer is None:
+            return
+        if self.dropped is None and not self.queue.empty():
+            try:
+                await asyncio.wait_for(self._drain(), 1.0)
+            except asyncio.TimeoutError:
+                pass
+        self.writer.cancel()
+        try:
+            await self.writer
+        except (asyncio.CancelledError, Exception):
+            pass
+
+    async def _drain(self) -> None:
+        while not self.queue.empty() and self.dropped is None:
+            await asyncio.sleep(0.01)
 
 
 @dataclass(eq=False)
@@ -88,6 +182,7 @@ class LiveTable:
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task | None = None
     bots: dict[int, Any] = field(default_factory=dict)
+    seed_chosen: bool = False
 
     @property
     def version(self) -> int:
@@ -142,6 +237,8 @@ class LiveTable:
             "seats": [s.public(s.seat in connected) for s in self.seats],
             "status": "finished" if over else "running",
             "open": any(s.kind == "human" and not s.joined for s in self.seats) and not over,
+            "seed_fixed": self.seed_chosen,
+            "seed_note": SEED_NOTE if self.seed_chosen else None,
             "version": self.version,
             "to_move": list(self.state.to_move()),
             "created_at": self.created_at.isoformat() + "Z" if self.created_at else None,
@@ -202,6 +299,10 @@ class LiveTable:
         return msg
 
 
+SEED_NOTE = ("The deal was fixed by the table's creator, who chose its seed: "
+             "they can know every hidden card and the order of what is drawn.")
+
+
 def _waiting(table: LiveTable, movers: list[int]) -> str:
     names = [table.seats[p].name for p in movers]
     return "Waiting for " + " and ".join(names) + "."
@@ -218,31 +319,160 @@ def _result(state: State) -> dict[str, Any]:
     }
 
 
-def _clean_name(name: Any, default: str) -> str:
-    if not isinstance(name, str):
-        return default
-    name = " ".join(name.split())[:MAX_PLAYERS_NAME]
-    return name or default
+def creator_key(address: str | None) -> str | None:
+    """What is stored of a creator's address: a short hash (lobby fairness), never the address."""
+    if not address:
+        return None
+    return hashlib.sha256(("gemtable:" + address).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+class FairPool:
+    """Runs bot thinking in worker threads, sharing them fairly between tables.
+
+    Start-time fair queueing: each table (key) is charged the thread time its
+    jobs used; a free worker takes the waiting table that has used the least
+    (a table returning after a pause starts from the current virtual time,
+    not from zero).  A table whose bot thinks for its full budget every move
+    therefore waits behind the cheap moves of other tables, never the other
+    way round: a cheap move waits at most for the one job already running.
+    One job per table runs at a time, in the order the table submitted them.
+
+    Threads, not processes: states and bots stay in this process (no pickling,
+    bots keep their state between moves), and per-move budgets are capped
+    (``Limits.bot_seconds``), so a job holds a worker for a bounded time.
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = max(1, workers)
+        self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gemtable-bot")
+        self.jobs: dict[str, collections.deque] = {}
+        self.waiting: list[str] = []  # keys with a job ready to run, in arrival order
+        self.running: set[str] = set()
+        self.used: dict[str, float] = {}  # thread seconds charged to each key
+        self.vtime = 0.0  # the charge of the last job started
+        self.wakeup: asyncio.Event | None = None
+        self.runners: list[asyncio.Task] = []
+
+    def _start(self) -> None:
+        if self.runners:
+            return
+        self.wakeup = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self.runners = [loop.create_task(self._run()) for _ in range(self.workers)]
+
+    async def run(self, key: str, fn: Callable[[], Any]) -> Any:
+        self._start()
+        future = asyncio.get_running_loop().create_future()
+        queue = self.jobs.setdefault(key, collections.deque())
+        queue.append((fn, future))
+        if key not in self.running and key not in self.waiting:
+            self.used[key] = max(self.used.get(key, 0.0), self.vtime)
+            self.waiting.append(key)
+        self.wakeup.set()
+        return await future
+
+    def _next_key(self) -> str:
+        best = min(range(len(self.waiting)), key=lambda i: (self.used[self.waiting[i]], i))
+        return self.waiting.pop(best)
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            while not self.waiting:
+                self.wakeup.clear()
+                await self.wakeup.wait()
+            key = self._next_key()
+            fn, future = self.jobs[key].popleft()
+            self.running.add(key)  # one job of a table at a time
+            self.vtime = max(self.vtime, self.used[key])
+            started = time.perf_counter()
+            try:
+                if not future.cancelled():
+                    try:
+                        result = await loop.run_in_executor(self.executor, fn)
+                    except Exception as exc:
+                        if not future.done():
+                            future.set_exception(exc)
+                    else:
+                        if not future.done():
+                            future.set_result(result)
+            finally:
+                self.used[key] += time.perf_counter() - started
+                self.running.discard(key)
+                if self.jobs.get(key):
+                    self.waiting.append(key)
+                else:
+                    self.jobs.pop(key, None)
+                    if len(self.used) > 10_000:  # forget idle tables' charges
+                        for k in [k for k in self.used if k not in self.jobs and k not in self.running]:
+                            del self.used[k]
+
+    async def close(self) -> None:
+        for task in self.runners:
+            task.cancel()
+        for task in self.runners:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+# database errors worth trying again: locks, lost connections, a server restarting
+RETRYABLE = (OperationalError,)
+
+
+def _retryable(exc: BaseException) -> bool:
+    return isinstance(exc, RETRYABLE) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
 
 
 class TableManager:
     """All live tables of one server process."""
 
-    def __init__(self, db: Database, bot_delay: float = 0.8) -> None:
+    def __init__(self, db: Database, bot_delay: float = 0.8, limits: Limits | None = None,
+                 bot_workers: int = 1, db_retry_for: float = 8.0) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
         self.tables: dict[str, LiveTable] = {}
         self._replays: dict[str, dict[str, Any]] = {}
         self._load_lock = asyncio.Lock()
         self._closing = False
+        self.db_retry_for = db_retry_for
+        self._db_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="gemtable-db")
+        self.bot_pool = FairPool(bot_workers)
+        self._maintenance: asyncio.Task | None = None
+
+    # -- the database, off the event loop ----------------------------------------
+    async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a database call in a database thread; retry lock and connection errors with backoff.
+
+        Raises Rejected("storage", 503) when the database stays unavailable for
+        ``db_retry_for`` seconds.
+        """
+        loop = asyncio.get_running_loop()
+        delay, waited = 0.05, 0.0
+        while True:
+            try:
+                return await loop.run_in_executor(self._db_pool, fn, *args)
+            except Rejected:
+                raise
+            except Exception as exc:
+                if not _retryable(exc) or waited >= self.db_retry_for or self._closing:
+                    log.error("database call %s failed: %s", getattr(fn, "__name__", fn), exc)
+                    raise Rejected("storage", "The database is not available right now; nothing changed. "
+                                   "Try again in a moment.", 503, retry_after=2) from None
+                log.warning("database busy (%s); trying again in %.2fs", type(exc).__name__, delay)
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 1.0)
 
     # -- creation ------------------------------------------------------------
-    def create(self, game_id: Any, players: Any, options: Any, seats: Any, seed: Any = None) -> LiveTable:
-        from gemtable.bots import make_bot
-
+    async def create(self, game_id: Any, players: Any, options: Any, seats: Any, seed: Any = None,
+                     creator: str | None = None) -> LiveTable:
         if not isinstance(game_id, str) or game_id not in all_games():
             known = ", ".join(sorted(all_games()))
-            raise Rejected("unknown_game", f"There is no game {game_id!r} (games: {known}).", 404)
+            raise Rejected("unknown_game", f"There is no game {shown(game_id)} (games: {known}).", 404)
         game = get_game(game_id)
         if isinstance(players, bool) or not isinstance(players, int):
             raise Rejected("bad_players", "'players' must be a whole number.", 422)
@@ -265,40 +495,56 @@ class TableManager:
             kind = spec.get("kind", "human")
             if kind == "human":
                 humans += 1
-                name = _clean_name(spec.get("name"), f"Player {i + 1}")
+                name = self._name(spec.get("name"), f"Player {i + 1}", i)
                 built.append(Seat(i, "human", None, name, secrets.token_urlsafe(18)))
             elif kind == "bot":
                 bot = spec.get("bot", "easy")
-                if not isinstance(bot, str) or not bot.strip():
+                if not isinstance(bot, str) or not bot.strip() or len(bot) > 200:
                     raise Rejected("bad_seats", f"Seat {i + 1}: 'bot' must be a bot level or spec.", 422)
                 try:
-                    make_bot(bot, 0)
+                    check_bot_spec(bot, self.limits)
+                except BotLimitError as exc:
+                    raise Rejected("bot_limit", f"Seat {i + 1}: {exc}.", 422) from None
                 except Exception as exc:  # unknown bot, bad parameters
                     raise Rejected("bad_bot", f"Seat {i + 1}: {exc}", 422) from None
-                name = _clean_name(spec.get("name"), f"Bot {i + 1} ({bot})")
+                name = self._name(spec.get("name"), f"Bot {i + 1} ({bot})", i)
                 built.append(Seat(i, "bot", bot, name, secrets.token_urlsafe(18)))
             else:
-                raise Rejected("bad_seats", f"Seat {i + 1}: kind must be 'human' or 'bot', not {kind!r}.", 422)
+                raise Rejected("bad_seats", f"Seat {i + 1}: kind must be 'human' or 'bot', not {shown(kind)}.", 422)
+        chosen = seed is not None
         if seed is None:
             seed = secrets.randbits(62)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
             raise Rejected("bad_seed", "'seed' must be a whole number in [0, 2**62).", 422)
         table_id = secrets.token_hex(5)
         now = utcnow()
-        with self.db.session() as s:
-            row = TableRow(
-                id=table_id, game_id=game.id, num_players=players, options=opts, seed=seed,
-                status="running", created_at=now, updated_at=now,
-            )
-            s.add(row)
-            for seat in built:
-                s.add(SeatRow(table_id=table_id, seat=seat.seat, kind=seat.kind, bot=seat.bot,
-                              name=seat.name, token=seat.token))
-            s.commit()
         table = self._build(table_id, game, players, opts, seed, built, [], now, now)
+        table.seed_chosen = chosen
+
+        def store() -> None:
+            with self.db.session() as s:
+                s.add(TableRow(
+                    id=table_id, game_id=game.id, num_players=players, options=opts, seed=seed,
+                    status="running", created_at=now, updated_at=now, seed_chosen=chosen,
+                    creator=creator_key(creator),
+                ))
+                s.flush()
+                for seat in built:
+                    s.add(SeatRow(table_id=table_id, seat=seat.seat, kind=seat.kind, bot=seat.bot,
+                                  name=seat.name, token=seat.token))
+                s.commit()
+
+        await self._db(store)
         self.tables[table_id] = table
         self.wake_bots(table)
         return table
+
+    @staticmethod
+    def _name(name: Any, default: str, i: int) -> str:
+        try:
+            return clean_name(name, default)
+        except ValueError as exc:
+            raise Rejected("bad_name", f"Seat {i + 1}: {exc}.", 422) from None
 
     def _build(self, table_id, game, players, opts, seed, seats, actions, created, updated) -> LiveTable:
         match = Match(game.id, players, seed, dict(opts), meta={"names": [s.name for s in seats]})
@@ -325,17 +571,17 @@ class TableManager:
         async with self._load_lock:
             table = self.tables.get(table_id)
             if table is None:
-                table = self._load(table_id)
+                if not isinstance(table_id, str) or len(table_id) > 32:
+                    raise Rejected("no_table", "There is no such table.", 404)
+                loaded = await self._db(self.db.load, table_id)
+                table = self._load(table_id, loaded)
                 self.tables[table_id] = table
                 self.wake_bots(table)
         return table
 
-    def _load(self, table_id: str) -> LiveTable:
-        if not isinstance(table_id, str) or len(table_id) > 32:
-            raise Rejected("no_table", "There is no such table.", 404)
-        loaded = self.db.load(table_id)
+    def _load(self, table_id: str, loaded: Any) -> LiveTable:
         if loaded is None:
-            raise Rejected("no_table", f"There is no table {table_id!r}.", 404)
+            raise Rejected("no_table", f"There is no table {shown(table_id)}.", 404)
         row, seat_rows, action_rows = loaded
         try:
             game = get_game(row.game_id)
@@ -344,15 +590,17 @@ class TableManager:
         seats = [Seat(r.seat, r.kind, r.bot, r.name, r.token, bool(getattr(r, "joined", False))) for r in seat_rows]
         actions = [(a.seat, a.action) for a in action_rows]
         try:
-            return self._build(table_id, game, row.num_players, row.options or {}, row.seed, seats, actions,
-                               row.created_at, row.updated_at)
+            table = self._build(table_id, game, row.num_players, row.options or {}, row.seed, seats, actions,
+                                row.created_at, row.updated_at)
+            table.seed_chosen = bool(getattr(row, "seed_chosen", False))
+            return table
         except (GemtableError, KeyError, ValueError) as exc:
             raise Rejected("broken_table", f"Table {table_id} cannot be replayed: {exc}", 410) from None
 
     async def resume_all(self) -> int:
         """Start-up: rebuild every unfinished table from its log and restart its bots."""
         count = 0
-        for table_id in self.db.unfinished_ids():
+        for table_id in await self._db(self.db.unfinished_ids):
             try:
                 await self.get(table_id)
                 count += 1
@@ -360,9 +608,10 @@ class TableManager:
                 log.warning("cannot resume table %s: %s", table_id, exc.message)
         return count
 
-    def list_tables(self) -> list[dict[str, Any]]:
+    async def list_tables(self) -> list[dict[str, Any]]:
         out = []
-        for row in self.db.list_tables():
+        rows = await self._db(self.db.list_tables, self.limits.lobby_size, self.limits.lobby_per_creator)
+        for row in rows:
             live = self.tables.get(row.id)
             if live is not None:
                 out.append(live.summary())
@@ -374,6 +623,7 @@ class TableManager:
             out.append({
                 "id": row.id, "game": row.game_id, "title": title, "players": row.num_players,
                 "options": row.options, "status": row.status, "open": False, "version": getattr(row, "moves", None),
+                "seed_fixed": bool(row.seed_chosen), "seed_note": SEED_NOTE if row.seed_chosen else None,
                 "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
                            "connected": s.kind == "bot", "joined": True} for s in row.seats],
                 "updated_at": row.updated_at.isoformat() + "Z" if row.updated_at else None,
@@ -399,90 +649,102 @@ class TableManager:
             try:
                 action = table.game.action_from_json(data)
             except IllegalAction as exc:
-                raise Rejected("illegal", exc.reason, 422) from None
+                raise Rejected("illegal", exc.reason, 409) from None
             except Exception:
                 raise Rejected("malformed", "The action is not a valid JSON action object.", 422) from None
             reason = table.state.check(seat, action)
             if reason is not None:
                 raise Rejected("illegal", reason, 409)
-            before = table.state.clone()
+            # apply to a copy: while the commit is under way, readers still see the last stored state
+            after = table.state.clone()
             try:
-                events = table.state.apply(seat, action)
+                events = after.apply(seat, action)
             except IllegalAction as exc:
-                table.state = before
                 raise Rejected("illegal", exc.reason, 409) from None
             except Exception:
-                table.state = before
                 log.exception("engine error on %s at table %s", action, table.id)
                 raise Rejected("engine_error", "The game engine failed on that action; nothing changed.", 500) from None
             index = table.version
-            try:
-                self._commit(table, index, seat, action.to_json())
-            except Exception:
-                table.state = before  # the action did not happen
-                log.exception("could not store action %s of table %s", index, table.id)
-                raise Rejected("storage", "The action could not be saved; nothing changed. Try again.", 503) from None
+            now = utcnow()
+            result = _result(after) if after.is_over() else None
+            await self._db(self._commit, table.id, index, seat, action.to_json(), now, result)
+            table.state = after
+            table.updated_at = now
             table.match.record(seat, action)
             table.events.append(events)
             table.refresh_decisions(seat)
             self._replays.pop(table.id, None)
-        await self.broadcast(table)
+        self.broadcast(table)
         self.wake_bots(table)
         return events
 
-    def _commit(self, table: LiveTable, index: int, seat: int, action: dict[str, Any]) -> None:
-        now = utcnow()
-        with self.db.session() as s:
-            s.add(ActionRow(table_id=table.id, index=index, seat=seat, action=action, created_at=now))
-            values: dict[str, Any] = {"updated_at": now}
-            if table.state.is_over():
-                values["status"] = "finished"
-                values["result"] = _result(table.state)
-            s.execute(update(TableRow).where(TableRow.id == table.id).values(**values))
-            s.commit()
-        table.updated_at = now
+    def _commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
+                result: dict[str, Any] | None) -> None:
+        """Store action ``index`` (a database thread).  Safe to run again after a failure."""
+        values: dict[str, Any] = {"updated_at": now}
+        if result is not None:
+            values["status"] = "finished"
+            values["result"] = result
+        try:
+            with self.db.session() as s:
+                s.add(ActionRow(table_id=table_id, index=index, seat=seat, action=action, created_at=now))
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                s.commit()
+        except IntegrityError:
+            # an earlier attempt reached the database after all (the connection broke
+            # after the commit): fine when the stored row is this very action
+            with self.db.session() as s:
+                row = s.get(ActionRow, (table_id, index))
+                if row is None or row.seat != seat or row.action != action:
+                    raise
+                s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                s.commit()
 
-    def mark_joined(self, table: LiveTable, seat: Seat) -> None:
+    async def mark_joined(self, table: LiveTable, seat: Seat) -> None:
         if seat.joined:
             return
         seat.joined = True
-        with self.db.session() as s:
-            s.execute(update(SeatRow).where(SeatRow.table_id == table.id, SeatRow.seat == seat.seat)
-                      .values(joined=True))
-            s.commit()
+
+        def store() -> None:
+            with self.db.session() as s:
+                s.execute(update(SeatRow).where(SeatRow.table_id == table.id, SeatRow.seat == seat.seat)
+                          .values(joined=True))
+                s.commit()
+
+        try:
+            await self._db(store)
+        except Rejected:  # the flag is shown from memory; it is stored again at the next join
+            seat.joined = False
 
     # -- subscribers ---------------------------------------------------------
-    async def broadcast(self, table: LiveTable) -> None:
+    # Nothing here awaits a socket: messages are queued (Subscriber.push).
+    def broadcast(self, table: LiveTable) -> None:
         for sub in list(table.subscribers):
-            await self.send_state(table, sub)
+            self.send_state(table, sub)
 
-    async def send_state(self, table: LiveTable, sub: Subscriber) -> None:
+    def send_state(self, table: LiveTable, sub: Subscriber) -> None:
         msg = table.payload(sub.seat, sub.sent_version)
         sub.sent_version = table.version
-        try:
-            await sub.send(msg)
-        except Exception:  # the socket went away: forget it
+        if not sub.push(msg):
             table.subscribers.discard(sub)
 
-    async def subscribe(self, table: LiveTable, sub: Subscriber) -> None:
+    def subscribe(self, table: LiveTable, sub: Subscriber) -> None:
         table.subscribers.add(sub)
-        await self.send_state(table, sub)
-        await self.broadcast_presence(table, exclude=sub)
+        self.send_state(table, sub)
+        self.broadcast_presence(table, exclude=sub)
 
-    async def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
+    def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
         table.subscribers.discard(sub)
-        await self.broadcast_presence(table)
+        self.broadcast_presence(table)
         if table.over and not table.subscribers and self.tables.get(table.id) is table:
             del self.tables[table.id]  # finished and unwatched: reloaded from the database on demand
 
-    async def broadcast_presence(self, table: LiveTable, exclude: Subscriber | None = None) -> None:
+    def broadcast_presence(self, table: LiveTable, exclude: Subscriber | None = None) -> None:
         msg = {"type": "presence", "table": table.summary()}
         for other in list(table.subscribers):
             if other is exclude:
                 continue
-            try:
-                await other.send(msg)
-            except Exception:
+            if not other.push(msg):
                 table.subscribers.discard(other)
 
     # -- bots ------------------------------------------------------------------
@@ -501,62 +763,122 @@ class TableManager:
         table.bot_task = loop.create_task(self._run_bots(table))
 
     async def _run_bots(self, table: LiveTable) -> None:
+        """Play the bots' moves until a person is to move; never give up on a database error."""
+        failures = 0
         while not self._closing:
+            if not self.bots_to_move(table) or self.tables.get(table.id) is not table:
+                return
+            await asyncio.sleep(self.bot_delay if not failures else min(30.0, 0.5 * 2 ** (failures - 1)))
+            try:
+                done = await self._bot_move(table)
+            except Rejected as exc:  # the database is away: wait and try again
+                failures += 1
+                log.warning("bot move at table %s not stored (%s); retry %d", table.id, exc.code, failures)
+                continue
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                failures += 1
+                log.exception("bot at table %s failed; retry %d", table.id, failures)
+                continue
+            failures = 0
+            if done:
+                return
+
+    async def _bot_move(self, table: LiveTable) -> bool:
+        """One bot move.  True when there is nothing more to do; raises Rejected("storage")."""
+        async with table.lock:
             movers = self.bots_to_move(table)
             if not movers:
-                return
-            await asyncio.sleep(self.bot_delay)
-            async with table.lock:
-                movers = self.bots_to_move(table)
-                if not movers:
-                    return
-                p = movers[0]
-                version = table.version
-                seed = (table.seed * 1_000_003 + version * 101 + p) & ((1 << 62) - 1)
-                try:
-                    snapshot = table.state.determinize(p, Rng(seed))
-                except Exception:  # a game without a working determinize: give a clone
-                    snapshot = table.state.clone()
-                bot = self._bot(table, p, seed)
+                return True
+            p = movers[0]
+            version = table.version
+            seed = (table.seed * 1_000_003 + version * 101 + p) & ((1 << 62) - 1)
             try:
-                action = await asyncio.to_thread(bot.choose, snapshot, p)
-                data = action.to_json()
-            except Exception:
-                log.exception("bot of seat %s at table %s failed; playing a random move", p, table.id)
+                snapshot = table.state.determinize(p, Rng(seed))
+            except Exception:  # a game without a working determinize: give a clone
+                snapshot = table.state.clone()
+            bot = self._bot(table, p, seed)
+        try:
+            action = await self.bot_pool.run(table.id, lambda: bot.choose(snapshot, p))
+            data = action.to_json()
+        except Exception:
+            log.exception("bot of seat %s at table %s failed; playing a random move", p, table.id)
+            acts = table.state.legal_actions(p)
+            if not acts:
+                return True
+            data = acts[Rng(seed).below(len(acts))].to_json()
+        try:
+            await self.submit(table, p, data, version)
+        except Rejected as exc:
+            if exc.code == "illegal":  # the bot chose something illegal: play a random legal move
+                log.warning("bot at table %s seat %s chose an illegal move: %s", table.id, p, exc.message)
                 acts = table.state.legal_actions(p)
-                if not acts:
-                    return
-                data = acts[Rng(seed).below(len(acts))].to_json()
-            try:
-                await self.submit(table, p, data, version)
-            except Rejected as exc:
-                if exc.code == "illegal":  # the bot chose something illegal: play a random legal move
-                    log.warning("bot at table %s seat %s chose an illegal move: %s", table.id, p, exc.message)
-                    acts = table.state.legal_actions(p)
-                    if acts:
-                        try:
-                            await self.submit(table, p, acts[Rng(seed).below(len(acts))].to_json(), table.version)
-                        except Rejected:
-                            pass
-                elif exc.code not in ("stale",):
-                    return
+                if acts:
+                    await self.submit(table, p, acts[Rng(seed).below(len(acts))].to_json(), table.version)
+            elif exc.code == "storage":
+                raise
+            elif exc.code != "stale":
+                return True
+        return False
 
     def _bot(self, table: LiveTable, p: int, seed: int):
         from gemtable.bots import make_bot
 
         bot = table.bots.get(p)
         if bot is None:
+            spec = table.seats[p].bot or "easy"
             try:
-                bot = make_bot(table.seats[p].bot or "easy", seed)
+                # a spec stored before the server's limits (or by hand) is brought within them
+                bot = make_bot(clamped_spec(spec, self.limits), seed)
             except Exception:
-                log.warning("unknown bot %r at table %s; using random", table.seats[p].bot, table.id)
+                log.warning("unknown bot %r at table %s; using random", spec, table.id)
                 bot = make_bot("random", seed)
-            table.bots[p] = bot
-        return bot
+            table.bots[p] = clamp_bot(bot, self.limits)
+        return table.bots[p]
+
+    # -- upkeep ----------------------------------------------------------------
+    def start_maintenance(self) -> None:
+        self._maintenance = asyncio.get_running_loop().create_task(self._maintain())
+
+    async def _maintain(self) -> None:
+        """Every few seconds: restart bots that stopped; now and then, remove expired tables."""
+        last_sweep = 0.0
+        loop = asyncio.get_running_loop()
+        while not self._closing:
+            await asyncio.sleep(min(5.0, self.limits.sweep_every))
+            for table in list(self.tables.values()):
+                self.wake_bots(table)
+            if loop.time() - last_sweep >= self.limits.sweep_every:
+                last_sweep = loop.time()
+                try:
+                    await self.expire()
+                except Exception:
+                    log.exception("table expiry failed")
+
+    async def expire(self) -> list[str]:
+        """Remove unfinished tables older than ``expire_after`` at which no person ever acted."""
+        cutoff = utcnow() - dt.timedelta(seconds=self.limits.expire_after)
+        removed = []
+        for table_id in await self._db(self.db.expired_ids, cutoff):
+            live = self.tables.get(table_id)
+            if live is not None:
+                if live.subscribers:
+                    continue  # someone is watching it
+                if live.bot_task is not None:
+                    live.bot_task.cancel()
+                del self.tables[table_id]
+            await self._db(self.db.delete_table, table_id)
+            removed.append(table_id)
+        if removed:
+            log.info("removed %d expired tables", len(removed))
+        return removed
 
     async def close(self) -> None:
         self._closing = True
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task and not t.bot_task.done()]
+        if self._maintenance is not None:
+            tasks.append(self._maintenance)
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -564,6 +886,8 @@ class TableManager:
                 await t
             except (asyncio.CancelledError, Exception):
                 pass
+        await self.bot_pool.close()
+        self._db_pool.shutdown(wait=True)
 
     # -- replays -------------------------------------------------------------
     async def replay(self, table: LiveTable) -> dict[str, Any]:

@@ -29,14 +29,16 @@ function schemaTable(spec, schema) {
 async function main() {
   const spec = await (await fetch("/openapi.json")).json();
   const root = document.getElementById("api");
-  const parts = [h("h1", { text: `${spec.info.title} (v${spec.info.version})` }), h("p", { text: spec.info.description || "" }),
+  const intro = (spec.info.description || "").split("\n\n").map((para) => h("p", { text: para }));
+  const parts = [h("h1", { text: `${spec.info.title} (v${spec.info.version})` }), ...intro,
     h("p", {}, ["The WebSocket protocol is described in docs/websocket.md. Raw description: ", h("a", { href: "/openapi.json", text: "/openapi.json" })])];
   for (const [path, ops] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(ops)) {
-      const params = (op.parameters || []).map((p) => h("li", {}, [h("code", { text: p.name }), ` (${p.in}${p.required ? ", required" : ""}): ${typeOf(spec, p.schema)}`]));
+      const params = (op.parameters || []).map((p) => h("li", {}, [h("code", { text: p.name }), ` (${p.in}${p.required ? ", required" : ""}): ${typeOf(spec, p.schema)}${p.description ? ` — ${p.description}` : ""}`]));
       const body = op.requestBody && op.requestBody.content && op.requestBody.content["application/json"];
       parts.push(h("section", { class: "panel" }, [
         h("h3", {}, [h("code", { text: `${method.toUpperCase()} ${path}` }), ` — ${op.summary || ""}`]),
+        op.description ? h("p", { text: op.description }) : null,
         params.length ? h("ul", {}, params) : null,
         body ? h("div", {}, [h("b", { text: "JSON body" }), schemaTable(spec, body.schema)]) : null,
         h("p", { class: "muted", text: `responses: ${Object.keys(op.responses || {}).join(", ")}` }),

@@ -225,7 +225,8 @@ async function lobbyPage() {
       return h("tr", { "data-table": t.id }, [
         h("td", { text: t.title }),
         h("td", { text: t.seats.map((s) => s.name).join(", ") }),
-        h("td", {}, [h("span", { class: `status ${t.status}${t.open ? " open" : ""}`, text: status })]),
+        h("td", {}, [h("span", { class: `status ${t.status}${t.open ? " open" : ""}`, text: status }),
+          t.seed_fixed ? h("span", { class: "badge seed-fixed", text: "deal fixed by creator", title: t.seed_note || "" }) : null]),
         h("td", { text: t.version ?? "" }),
         h("td", { class: "links" }, links),
       ]);
@@ -268,8 +269,10 @@ async function playPage(tableId) {
   const logBox = h("ol", { class: "log", id: "log" });
   const logPanel = h("section", { class: "panel log-panel" }, [h("h3", { text: "Game log" }), logBox]);
   const title = h("h2", { class: "table-title" });
+  // a table whose creator chose the seed says so to everyone (they may know the hidden cards)
+  const seedNote = h("p", { class: "seed-note", id: "seed-note", role: "note", hidden: "" });
   app.replaceChildren(h("div", { class: "play" }, [
-    h("div", { class: "board-col" }, [title, promptBar, lastMove, board]),
+    h("div", { class: "board-col" }, [title, seedNote, promptBar, lastMove, board]),
     h("aside", { class: "side" }, [seatsBox, resultBox, actionsBox, logPanel]),
   ]));
 
@@ -291,13 +294,16 @@ async function playPage(tableId) {
     ws.onopen = () => { retry = 0; pending = false; };
     ws.onclose = (ev) => {
       if (closed) return;
-      if (ev.code === 4403 || ev.code === 4404 || ev.code === 4410) {
+      if (ev.code === 4403 || ev.code === 4404 || ev.code === 4410 || ev.code === 4400) {
         promptBar.textContent = ev.reason || "This table cannot be opened.";
         promptBar.className = "prompt-bar error";
         return;
       }
       retry += 1;
-      setTimeout(() => { if (!closed) connect(); }, Math.min(4000, 300 * retry));
+      // 4429: too many messages (or refused tokens); 4408: this connection fell behind
+      const slow = ev.code === 4429 || ev.code === 4408;
+      if (slow && ev.reason) toast(`Connection reset: ${ev.reason}`);
+      setTimeout(() => { if (!closed) connect(); }, slow ? 5000 : Math.min(4000, 300 * retry));
     };
   }
 
@@ -396,6 +402,8 @@ async function playPage(tableId) {
         ? `${bots.map((p) => nm[p]).join(" and ")} ${bots.length > 1 ? "are" : "is"} thinking…`
         : (msg.waiting_prompt || "");
     }
+    seedNote.hidden = !t.seed_fixed;
+    seedNote.textContent = t.seed_fixed ? (t.seed_note || "The deal was fixed by the table's creator.") : "";
     const last = log.length ? log[log.length - 1] : null;
     lastMove.textContent = last ? `Last: ${last.text}` : "";
     document.title = `${msg.prompt && !msg.over ? "● your turn — " : ""}${t.title} — gemtable`;

@@ -1,0 +1,212 @@
+"""The server's limits: sizes, rates, bot budgets and seat names.
+
+Everything a client can make the server spend (memory, CPU, database rows,
+lobby space) has a bound here; ``Limits`` gathers them so tests and
+``gemtable serve`` can set them.  The numbers are defaults for a home server,
+not measurements of any particular machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_NAME = 24
+
+
+@dataclass
+class Limits:
+    # HTTP (see also uvicorn_config in app.py)
+    max_body: int = 64 * 1024  # bytes of a request body
+    max_headers: int = 16 * 1024  # bytes of all request headers together
+    # WebSocket
+    max_message: int = 64 * 1024  # bytes of one client frame
+    max_depth: int = 32  # nesting of one client message
+    send_queue: int = 32  # messages waiting for one connection before it is dropped as a slow reader
+    send_timeout: float = 10.0  # seconds one frame may take to go out before the reader counts as stalled
+    ws_rate: float = 5.0  # client messages per second, per connection (sustained)
+    ws_burst: int = 30  # ... and in a burst
+    # per client address
+    create_rate: float = 1 / 6  # tables created per second (10 a minute)
+    create_burst: int = 10
+    auth_fail_rate: float = 1.0  # refused tokens per second
+    auth_fail_burst: int = 20
+    # lobby and expiry
+    lobby_size: int = 100  # tables listed at most
+    lobby_per_creator: int = 10  # tables of one creator address in the listing
+    expire_after: float = 24 * 3600.0  # seconds: an unfinished table no person ever acted at is removed
+    sweep_every: float = 600.0  # seconds between expiry sweeps
+    # bots (per move)
+    bot_seconds: float = 5.0
+    bot_iterations: int = 5000
+    bot_params: dict[str, float] = field(default_factory=lambda: {
+        "lookahead": 2, "samples": 64, "rollout": 200,
+    })
+
+    @classmethod
+    def relaxed(cls) -> "Limits":
+        """For tests that create many tables from one address: rates out of the way."""
+        return cls(create_rate=1e6, create_burst=10**6, auth_fail_rate=1e6, auth_fail_burst=10**6,
+                   ws_rate=1e6, ws_burst=10**6)
+
+
+# -- rate limits -------------------------------------------------------------------
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` per second; ``take`` spends one."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self) -> bool:
+        self._refill()
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def empty(self) -> bool:
+        self._refill()
+        return self.tokens < 1.0
+
+    def retry_after(self) -> int:
+        """Whole seconds until one token is back (for Retry-After)."""
+        self._refill()
+        missing = max(0.0, 1.0 - self.tokens)
+        return max(1, math.ceil(missing / self.rate)) if self.rate > 0 else 3600
+
+
+class RateLimiter:
+    """One token bucket per key (a client address), forgetting idle keys."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def bucket(self, key: str) -> TokenBucket:
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) >= self.max_keys:
+                self._forget()
+            b = self.buckets[key] = TokenBucket(self.rate, self.burst)
+        return b
+
+    def _forget(self) -> None:
+        # drop the buckets that are full again (their clients have been quiet)
+        for key in [k for k, b in self.buckets.items() if (b._refill(), b.tokens >= b.burst)[1]]:
+            del self.buckets[key]
+        while len(self.buckets) >= self.max_keys:  # all busy: drop the oldest
+            self.buckets.pop(next(iter(self.buckets)))
+
+
+# -- input ---------------------------------------------------------------------------
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr`` of client input, cut short: errors never echo unbounded input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def depth_exceeds(value: Any, limit: int) -> bool:
+    """Whether a parsed JSON value nests deeper than ``limit`` (iteratively: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, d = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if d > limit:
+            return True
+        stack.extend((c, d + 1) for c in children)
+    return False
+
+
+def clean_name(name: Any, default: str) -> str:
+    """A seat name as shown to everyone: NFC, printable, single-spaced, at most MAX_NAME characters.
+
+    Raises ValueError for text that is not Unicode (a lone surrogate) or not a string.
+    """
+    if name is None:
+        return default
+    if not isinstance(name, str):
+        raise ValueError("a seat name must be text")
+    if any("\ud800" <= ch <= "\udfff" for ch in name):
+        raise ValueError("a seat name must be valid Unicode text (it holds a lone surrogate)")
+    name = unicodedata.normalize("NFC", name)
+    # control and format characters (newlines, bidi overrides, zero-width ...) become spaces
+    name = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cn", "Zl", "Zp") else ch for ch in name)
+    name = " ".join(name.split())[:MAX_NAME].strip()
+    return name or default
+
+
+# -- bots ----------------------------------------------------------------------------
+class BotLimitError(ValueError):
+    pass
+
+
+def check_bot_spec(spec: str, limits: Limits) -> None:
+    """Refuse a bot spec whose budget is over the server's limits (BotLimitError) or bad (ValueError)."""
+    from gemtable.bots import LEVELS, make_bot, parse_spec
+
+    name, params = parse_spec(spec)
+    if name in LEVELS:
+        _base, base_params = parse_spec(LEVELS[name])
+        params = {**base_params, **params}
+    caps = _caps(limits)
+    for key, value in params.items():
+        cap = caps.get(key)
+        if cap is not None and isinstance(value, (int, float)) and value > cap:
+            raise BotLimitError(f"{key}={value:g} is over this server's limit of {cap:g} per move")
+    make_bot(spec, 0)  # unknown bot, bad parameters
+
+
+def _caps(limits: Limits) -> dict[str, float]:
+    return {"seconds": limits.bot_seconds, "iterations": limits.bot_iterations, **limits.bot_params}
+
+
+def clamped_spec(spec: str, limits: Limits) -> str:
+    """A spec stored before the limits (or by hand): its numbers brought within them."""
+    name, _, rest = spec.strip().partition(":")
+    caps = _caps(limits)
+    parts = []
+    for part in filter(None, rest.split(",")):
+        key, eq, val = part.partition("=")
+        key = key.strip()
+        if eq and key in caps:
+            try:
+                number = float(val)
+            except ValueError:
+                number = None
+            if number is None or not math.isfinite(number) or number > caps[key]:
+                cap = caps[key]
+                val = str(int(cap)) if float(cap).is_integer() else str(cap)
+        parts.append(f"{key}={val.strip()}" if eq else part)
+    return name.strip() + (":" + ",".join(parts) if parts else "")
+
+
+def clamp_bot(bot: Any, limits: Limits) -> Any:
+    """Give every search bot a wall-clock bound per move (the server's ``bot_seconds``)."""
+    if hasattr(bot, "seconds"):
+        seconds = getattr(bot, "seconds", None)
+        if seconds is None or not math.isfinite(seconds) or seconds > limits.bot_seconds:
+            bot.seconds = limits.bot_seconds
+    iterations = getattr(bot, "iterations", None)
+    if isinstance(iterations, int) and iterations > limits.bot_iterations:
+        bot.iterations = limits.bot_iterations
+    return bot
