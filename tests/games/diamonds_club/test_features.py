@@ -115,10 +115,10 @@ def test_buy_text_names_the_goods_and_the_price():
     p = s.to_move()[0]
     buy12 = A.get("buy", space=12)
     assert buy12 in s.legal_actions(p)
-    assert s.action_text(p, buy12) == "place 3 coins on space 12: mining rights 4"
+    assert s.action_text(p, buy12) == "place 3 coins on strip 1, row 4: mining rights 4"  # 4 strips: space 12 = row 4
     set_goods(s, 3, PIT, RED)
     s.sur[3] = 0
-    assert s.action_text(p, A.get("buy", space=3)) == "place 1 coin on space 3: red pit"
+    assert s.action_text(p, A.get("buy", space=3)) == "place 1 coin on strip 4, row 1: red pit"
     # a space that is not on offer keeps the fixed text
     assert s.action_text(p, A.get("buy", space=40)) == A.get("buy", space=40).text
 
@@ -134,7 +134,7 @@ def test_buy_texts_follow_the_market_as_it_fills():
             kind, val = s.goods[i]
             price = 1 + s.sur[i]
             assert s.action_text(q, a).startswith(f"place {price} coin")
-            assert s.action_text(q, a).endswith(f"on space {i}: {R.goods_label(kind, val)}")
+            assert s.action_text(q, a).endswith(f"on {R.space_name(i, s.cols)}: {R.goods_label(kind, val)}")
 
 
 def test_track_and_build_texts():

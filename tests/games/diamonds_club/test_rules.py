@@ -953,7 +953,7 @@ def test_a_market_space_with_two_goods_gives_both():
     p = mover(s)
     set_goods(s, 0, PIT, RED, (MINE, 4))
     assert s.goods[0] == (PIT, RED)  # the first good of each space, for one-good readers
-    assert s.action_text(p, buy(0)) == "place 1 coin on space 0: red pit + mining rights 4"
+    assert s.action_text(p, buy(0)) == "place 1 coin on strip 1, row 1: red pit + mining rights 4"
     v = s.view(p)["market"][0][0]
     assert v["goods"] == "pit:red+mine:4" and v["items"] == ["pit:red", "mine:4"]
     assert v["label"] == "red pit + mining rights 4"

@@ -50,6 +50,9 @@ TRACK_MAX = (len(D.forest_vp) - 1, len(D.tech_gems) - 1, len(D.money_coins) - 1)
 NBOARDS = len(D.boards)
 BOARD_PIECES = D.board_pieces
 TILE_NAMES = D.buildings + ("forest",)
+# Display help, not a rule: the end counts as near (and players missing a mandatory space
+# are warned) once some player has at most this many light-green spaces left to cover.
+NEAR_END_LEFT = 5
 COLOUR_NAMES = D.colours + ("diamond",)
 ANIMAL_LABEL = {"deer": "deer park"}
 
@@ -110,6 +113,11 @@ BOARD_TILES = tuple(
     for b in D.boards
 )
 MAXPAY = max(REQ_BASE) + 3
+
+
+def board_label(b: int) -> str:
+    """A price board's name as players read it, e.g. "rose garden", "forest 3"."""
+    return D.boards[b].name.replace("_", " ")
 
 
 def board_cost_text(b: int) -> str:
@@ -569,7 +577,7 @@ class DiamondsClubState(State):
             i = action.args["space"]
             if i < len(self.cm) and not self.cm[i]:
                 price = 1 + self.sur[i]
-                return (f"place {price} coin{'s' if price > 1 else ''} on space {i}: "
+                return (f"place {price} coin{'s' if price > 1 else ''} on {space_name(i, self.cols)}: "
                         f"{space_label(self.market_goods[i])}")
         elif t == "track":
             k = TRACK_INDEX[action.args["track"]]
@@ -618,10 +626,12 @@ class DiamondsClubState(State):
                 return "Coins go on the market only in phase 2 (Buy), once any ? track choice is made."
             i = action["space"]
             if i >= len(self.cm):
-                return f"Market space {i} does not exist with {self.num_players} players (the rest is closed market)."
+                return (f"That market space does not exist with {self.num_players} players "
+                        f"(only {self.cols} strips are set out; the rest is closed market).")
+            where = space_name(i, self.cols)
             if self.cm[i]:
-                return f"Market space {i} is already occupied: coins go on vacant spaces only."
-            return (f"Market space {i} costs {1 + self.sur[i]} coins (1 plus one per coin on the adjoining "
+                return f"The market space at {where} is already occupied: coins go on vacant spaces only."
+            return (f"The market space at {where} costs {1 + self.sur[i]} coins (1 plus one per coin on the adjoining "
                     f"spaces) and you have {self.coins[p]}.")
         if t == "track":
             if phase != BUY or self.pend < 0:
@@ -960,7 +970,8 @@ class DiamondsClubState(State):
             if log is not None:
                 log.append({"type": "build", "player": p, "board": D.boards[b].name, "tile": TILE_NAMES[t],
                             "paid": list(pay),
-                            "text": f"{{P{p}}} builds a forest on a {where} ({_pay_text(pay)[4:]})."})
+                            "text": f"{{P{p}}} builds a forest from the {board_label(b)} price board "
+                                    f"on a {where} ({_pay_text(pay)[4:]})."})
             if tied & (tied - 1):
                 self.fpile = tied  # several fullest piles: the player chooses which to turn over
                 return
@@ -972,7 +983,9 @@ class DiamondsClubState(State):
         if log is not None:
             log.append({"type": "build", "player": p, "board": D.boards[b].name, "tile": TILE_NAMES[t],
                         "paid": list(pay),
-                        "text": f"{{P{p}}} builds {_a(tile_label(t))} on a {where} ({_pay_text(pay)[4:]})."})
+                        "text": f"{{P{p}}} builds {_a(tile_label(t))} from the {board_label(b)} price board "
+                                f"on {'its' if where == 'mandatory space' else 'a'} {where} "
+                                f"({_pay_text(pay)[4:]})."})
         self._bonus(p, t, log)
         self._check_complete(p, log)
         self._build_next(log)
@@ -1026,9 +1039,11 @@ class DiamondsClubState(State):
             self.phase = OVER
             if log is not None:
                 sc = self.scores()
+                out = [p for p in range(self.num_players) if self.excluded(p)]
                 log.append({"type": "game_over", "player": self.winners()[0],
-                            "scores": sc, "text": "The game is over: "
-                            + ", ".join(f"{{P{p}}} {sc[p]:g}" for p in range(self.num_players)) + "."})
+                            "scores": sc, "not_scored": out, "text": "The game is over: "
+                            + ", ".join(f"{{P{p}}} {sc[p]:g}" for p in range(self.num_players)) + "."
+                            + "".join(f" {{P{p}}} {self.mandatory_warning(p)} (not scored)." for p in out)})
             return
         n = self.num_players
         for p in range(n):
@@ -1060,6 +1075,44 @@ class DiamondsClubState(State):
     def excluded(self, p: int) -> bool:
         """At the end, a player who has not covered the mandatory spaces is not scored."""
         return self.phase == OVER and self.mand[p] != MANDFULL
+
+    def missing_mandatory(self, p: int) -> list[int]:
+        """The buildings whose mandatory park space ``p`` has not covered yet."""
+        return [b for i, b in enumerate(D.mandatory) if not self.mand[p] >> i & 1]
+
+    def end_near(self) -> bool:
+        """Last round, or some player is close to covering every light-green space."""
+        if self.ending or self.phase == OVER:
+            return True
+        return any(D.light_spaces - self.light_covered(q) <= NEAR_END_LEFT for q in range(self.num_players))
+
+    def mandatory_warning(self, p: int) -> str | None:
+        """Why ``p`` scores 0 (at the end) or will unless it builds (when the end is near)."""
+        missing = self.missing_mandatory(p)
+        if not missing or not self.end_near():
+            return None
+        names = [tile_label(b) for b in missing]
+        spaces = (" and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1])
+        spaces = f"the {spaces} space" + ("s" if len(names) > 1 else "")
+        if self.phase == OVER:
+            return f"scores 0: {spaces} {'were' if len(names) > 1 else 'was'} never covered"
+        when = "this round, the last one" if self.ending else "before the end, which is near"
+        return f"scores 0 unless {spaces} {'are' if len(names) > 1 else 'is'} built {when}"
+
+    def park_spaces(self, p: int) -> dict[str, list[str]]:
+        """What covers the ordinary light-green and the dark-green spaces, in kind order.
+
+        The engine counts tiles by kind, not by space (no park rule depends on where an ordinary
+        space lies): buildings beyond the mandatory ones, then forests, then animals."""
+        tiles = []
+        for b in range(NB):
+            on_mand = sum(1 for i in MAND_OF[b] if self.mand[p] >> i & 1)
+            tiles += [D.buildings[b]] * (self.bld[p * NB + b] - on_mand)
+        tiles += ["forest"] * self.forests[p]
+        for a in range(NA):
+            tiles += [D.animals[a]] * self.ani[p * NA + a]
+        g = self.gen[p]
+        return {"light": tiles[:g], "dark": tiles[g:g + self.dark[p]]}
 
     def scores(self) -> list[float]:
         return [0.0 if self.excluded(p) else float(self.breakdown(p)["total"]) for p in range(self.num_players)]
@@ -1106,6 +1159,11 @@ class DiamondsClubState(State):
                     "forests": self.forests[p],
                     "animals": {D.animals[a]: self.ani[p * NA + a] for a in range(NA)},
                     "mandatory_covered": [bool(self.mand[p] >> i & 1) for i in range(len(D.mandatory))],
+                    "mandatory_spaces": [D.buildings[b] for b in D.mandatory],
+                    "mandatory_missing": [D.buildings[b] for b in self.missing_mandatory(p)],
+                    "light_spaces": D.light_spaces,
+                    "dark_spaces": D.dark_spaces,
+                    "ordinary_spaces": self.park_spaces(p),
                     "light_covered": self.light_covered(p),
                     "dark_covered": self.dark[p],
                 },
@@ -1113,6 +1171,8 @@ class DiamondsClubState(State):
                 "boards_used": [D.boards[b].name for b in range(NBOARDS) if self.bp[b] >> p & 1],
                 "passed": bool(self.passed >> p & 1) and self.phase in (BUY, BUILD),
                 "score": self.breakdown(p),
+                "not_scored": self.excluded(p),
+                "warning": self.mandatory_warning(p),
             })
         return {
             "game": GAME_ID,
@@ -1144,6 +1204,7 @@ class DiamondsClubState(State):
                     {"choose": "track"} if self.phase == BUY else
                     {"choose": "payment", "board": D.boards[self.pend].name, "tile": TILE_NAMES[self.ptile]})),
             "ending": self.ending,
+            "end_near": self.end_near(),
             "players": players,
             "scores": self.scores(),
             "data_status": "reconstructed" if D.reconstructed else "complete",

@@ -29,7 +29,7 @@ def short_goods(token: str) -> str:
 
 
 def _cell(space: dict) -> Text:
-    label = f"{space['space']:>2} {short_goods(space['goods'])}"
+    label = short_goods(space["goods"])
     if space["coins"]:
         return Text(f"{label} [{space['coins']}]", style="dim")
     return Text(f"{label} ·{space['price']}", style="bold")
@@ -52,31 +52,47 @@ def _player_lines(i: int, pl: dict, view: dict, player) -> Text:
     text.append(f"P{i + 1}{mark}{start}{passed}", style="bold")
     text.append(
         f"  coins {pl['coins']}  gems b{g['blue']} y{g['yellow']} g{g['green']} r{g['red']} "
-        f"diamond {g['diamond']}  VP {pl['score']['total']}  start track {pl['start_track']['space']}\n"
+        f"diamond {g['diamond']}  {_points(pl)}  start track {pl['start_track']['space']}\n"
     )
+    sc = pl["score"]
+    text.append("   points: " + ", ".join(f"{k} {sc[k]}" for k in ("buildings", "forests", "animals", "bonus", "tracks"))
+                + "\n")
     text.append(f"   equipment: {equip}; tracks: forest {t['forest']} ({pl['forest_value']} VP/forest), "
                 f"tech {t['tech']}, money {t['money']} ({pl['coins_next_round']} coins)\n")
     b = park["buildings"]
     a = park["animals"]
-    mand = " ".join("x" if m else "." for m in park["mandatory_covered"])
+    mand = ", ".join(
+        f"{name.replace('_', ' ')} {'built' if done else 'EMPTY'}"
+        for name, done in zip(park["mandatory_spaces"], park["mandatory_covered"]))
     text.append(
         "   park: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in b.items())
         + f", forest {park['forests']}; " + ", ".join(f"{k} {v}" for k, v in a.items())
-        + f"; light {park['light_covered']}/14, dark {park['dark_covered']}, mandatory [{mand}]"
+        + f"; light-green {park['light_covered']}/{park['light_spaces']}, "
+        f"dark-green {park['dark_covered']}/{park['dark_spaces']}; mandatory spaces: {mand}"
     )
+    if pl.get("warning"):
+        text.append(f"\n   ! P{i + 1} {pl['warning']}", style="bold red")
     return text
+
+
+def _points(pl: dict) -> str:
+    total = pl["score"]["total"]
+    if pl.get("not_scored"):
+        return f"0 points (not scored; {total} on the board)"
+    return f"{total} points"
 
 
 def render_text(view: dict, player: int | None = None):
     parts = [Text(f"Diamonds Club · round {view['round']} · phase: {view['phase']}"
                   + (" · last round" if view["ending"] else ""), style="bold")]
     # a table title is read as Rich markup: escape the literal "[coins placed]"
-    market = Table(title=escape("Market (space goods ·price, or [coins placed]; ^ = top hat)"), show_header=True,
+    market = Table(title=escape("Market (goods ·price, or [coins placed]; ^ = top hat)"), show_header=True,
                    padding=(0, 1))
-    for s in view["market_strips"]:
-        market.add_column(f"{s['colour']} {s['strip']}{s['face']}", no_wrap=True)
-    for row in view["market"]:
-        market.add_row(*[_cell(sp) for sp in row])
+    market.add_column("")
+    for k, s in enumerate(view["market_strips"]):
+        market.add_column(f"strip {k + 1} ({s['colour']})", no_wrap=True)
+    for r, row in enumerate(view["market"]):
+        market.add_row(f"row {r + 1}", *[_cell(sp) for sp in row])
     parts.append(market)
     boards = Text("Price boards: ")
     boards.append("; ".join(

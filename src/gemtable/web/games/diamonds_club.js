@@ -1,13 +1,52 @@
-// Diamonds Club board: the market (rows of spaces with prices and coins),
-// the price boards for buildings and forests, and each player's coins, gems,
-// tracks, equipment and park.  Market spaces, price boards and (when several
-// piles tie for the most tiles) the building pile a forest is turned from are
-// clickable when a legal action uses them; other choices stay in the list beside.
+// Diamonds Club board: the market (strips numbered left to right, rows top to
+// bottom, as the moves and the log name them), the price boards for buildings
+// and forests, the building piles, and each player's coins, gems, tracks,
+// equipment and park (its light- and dark-green spaces, the three mandatory
+// spaces marked while uncovered, and a warning when that would score 0).
+// Market spaces, price boards and (when several piles tie for the most tiles)
+// the building pile a forest is turned from are clickable when a legal action
+// uses them; the choices the board cannot show by place (the ? track step,
+// trading and keeping equipment, which gems to pay) open a small dialog over
+// the market.  Under 640 px the board is drawn narrower: two price boards a
+// row, one player panel a row, shorter market labels.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
 
 const GEMS = ["blue", "yellow", "green", "red", "diamond"];
 const GOOD_COLOURS = { pit: "#8a6a4a", animal: "#6b9a4a", ship: "#3f6f9a", track: "#9a5a8a", mine: "#7a7a7a", hat: "#3a3a3a" };
+// park tiles: fill and the mark drawn on them
+const TILE = {
+  fountain: { fill: "#3d7fc1", mark: "F" },
+  orangery: { fill: "#d9852a", mark: "O" },
+  pavilion: { fill: "#8a5cb0", mark: "P" },
+  rose_garden: { fill: "#c8466a", mark: "R" },
+  forest: { fill: "#2e6a2e", mark: "tree" },
+  pond: { fill: "#3a9bbf", mark: "p", round: true },
+  deer: { fill: "#9a6a3a", mark: "d", round: true },
+  aviary: { fill: "#b89a2a", mark: "a", round: true },
+};
+const SEAT_COLOURS = ["#c0392b", "#2c6fbb", "#e0b020", "#3a9a4a"]; // pieces on the price boards
+const DIALOG_TYPES = ["track", "trade", "keep", "pay"];
+
+const pretty = (x) => String(x).replace(/_/g, " ");
+const animalName = (a) => (a === "deer" ? "deer park" : a);
+
+// Words of `text` in lines of at most `max` characters.
+function wrap(text, max) {
+  const lines = [""];
+  for (const wd of String(text).split(" ")) {
+    const cur = lines[lines.length - 1];
+    if (cur && (cur + " " + wd).length > max) lines.push(wd);
+    else lines[lines.length - 1] = cur ? cur + " " + wd : wd;
+  }
+  return lines;
+}
+
+// A font size (at most `max`) that fits `text` into `width` (about 0.62 em a
+// character: bold text, on the safe side).
+function fit(text, width, max) {
+  return Math.max(7.5, Math.min(max, width / (String(text).length * 0.62)));
+}
 
 function gem(x, y, r, c, ctx) {
   const fill = c === "diamond" ? "#e8f6fb" : fillOf(c, ctx.patterns);
@@ -19,90 +58,158 @@ function coin(x, y, r) {
   return s("g", {}, [s("circle", { cx: x, cy: y, r, fill: "#e8b931", stroke: "#8a6a0c", "stroke-width": 1.2 }), s("circle", { cx: x, cy: y, r: r * 0.6, fill: "none", stroke: "#8a6a0c88" })]);
 }
 
+// A short name for one good of a market space (narrow boards).
+function shortGood(token) {
+  const [kind, val] = String(token).split(":");
+  if (kind === "pit") return `${val} pit`;
+  if (kind === "mine") return `mine ${val}`;
+  if (kind === "ship") return `ship ${val}`;
+  if (kind === "hat") return `${val} hat${val === "1" ? "" : "s"}`;
+  if (kind === "animal") return animalName(val);
+  if (kind === "track") return `${val === "any" ? "?" : val === "technology" ? "tech" : val} step`;
+  return String(token);
+}
+
+// A park tile of kind k at (x, y), size w × h.
+function tile(x, y, w, h, k) {
+  const t = TILE[k] || { fill: "#888", mark: "?" };
+  const g = s("g", { class: "dc-tile", "data-kind": k });
+  g.appendChild(t.round
+    ? s("circle", { cx: x + w / 2, cy: y + h / 2, r: Math.min(w, h) / 2 - 2, fill: t.fill, stroke: "#00000066" })
+    : s("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: 4, fill: t.fill, stroke: "#00000066" }));
+  if (t.mark === "tree") {
+    const cx = x + w / 2, cy = y + h / 2;
+    g.appendChild(s("path", { d: `M${cx} ${cy - 9} L${cx + 8} ${cy + 5} L${cx - 8} ${cy + 5} Z`, fill: "#9fd98a" }));
+    g.appendChild(s("rect", { x: cx - 1.5, y: cy + 5, width: 3, height: 4, fill: "#9fd98a" }));
+  } else {
+    g.appendChild(s("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 800, fill: "#fff", text: t.mark }));
+  }
+  g.appendChild(s("title", { text: k === "forest" ? "forest" : TILE[k] && TILE[k].round ? animalName(k) : pretty(k) }));
+  return g;
+}
+
 export function render(el, ctx) {
   const v = ctx.view;
   const players = v.players || [];
   const n = players.length;
-  const ph = 200;
-  const marketH = 36 + v.market.length * 58;
+  const narrow = (el.clientWidth || 1000) < 640;
+  const W = narrow ? 440 : 1000;
+  const perRow = narrow ? 2 : 4; // price boards a row
+  const bw = (W - 24 - (perRow - 1) * 8) / perRow;
+  const pw = narrow ? W - 12 : 490;
+  const ph = players.some((pl) => pl.warning) ? 332 : 292; // room for the warning band
   const ncols = Math.max(...v.market.map((row) => row.length), 1);
-  const bw = 238, bRows = Math.ceil((v.boards.length + 1) / 4); // + the building piles
+  const rowLab = narrow ? 26 : 46;
+  // a narrow board shows at most four strips side by side: the rest below
+  const blockCols = narrow ? Math.min(4, ncols) : ncols;
+  const blocks = Math.ceil(ncols / blockCols);
+  const sw = Math.min(220, (W - 12 - rowLab) / blockCols - 6), sh = narrow ? 56 : 50;
+  const blockH = 26 + v.market.length * (sh + 6);
+  const marketH = 24 + blocks * blockH;
+  const mx = 12 + rowLab + Math.max(0, (W - 24 - rowLab - blockCols * (sw + 6)) / 2);
+  const spaceAt = (c, r) => ({ x: mx + (c % blockCols) * (sw + 6), y: 24 + Math.floor(c / blockCols) * blockH + 26 + r * (sh + 6) });
+  const bRows = Math.ceil((v.boards.length + 1) / perRow); // + the building piles
   const top = marketH + 30 + bRows * 52 + 10;
-  const height = top + Math.ceil(n / 2) * (ph + 10) + 10;
-  const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "diamonds-board", role: "img", "aria-label": "Diamonds Club table" });
+  const pcols = narrow ? 1 : 2;
+  const height = top + Math.ceil(n / pcols) * (ph + 10) + 10;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "diamonds-board", role: "img", "aria-label": "Diamonds Club table" });
   svg.appendChild(patternDefs("cb"));
 
   // market
-  svg.appendChild(s("text", { x: 12, y: 24, "font-size": 13, fill: "#e8e2d2", text: `market · round ${v.round} · phase ${v.phase}` + (v.ending ? " · last round" : "") }));
-  const sw = Math.min(180, 976 / ncols - 8), sh = 50;
+  const when = v.phase === "over" ? "" : v.ending ? " · last round" : v.end_near ? " · the end is near" : "";
+  const phase = v.phase === "over" ? "game over" : `${v.phase} phase`;
+  svg.appendChild(s("text", { x: 12, y: 20, "font-size": 14, "font-weight": 700, fill: "#e8e2d2", text: `market · round ${v.round} · ${phase}${when}` }));
+  const strips = v.market_strips || [];
+  for (let c = 0; c < ncols; c++) {
+    const { x, y } = spaceAt(c, 0);
+    const st = strips[c];
+    svg.appendChild(s("text", { class: "dc-strip-label", x: x + sw / 2, y: y - 8, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: "#e8e2d2", text: `strip ${c + 1}` + (st && !narrow ? ` · ${st.colour}` : "") }));
+  }
   v.market.forEach((row, r) => {
+    for (let k = 0; k < blocks; k++) {
+      const { y } = spaceAt(k * blockCols, r);
+      svg.appendChild(s("text", { class: "dc-row-label", x: mx - 6, y: y + sh / 2 + 5, "text-anchor": "end", "font-size": 12.5, "font-weight": 700, fill: "#e8e2d2", text: narrow ? `${r + 1}` : `row ${r + 1}` }));
+    }
     row.forEach((sp, i) => {
-      const x = 12 + i * (sw + 8), y = 36 + r * (sh + 8);
+      const { x, y } = spaceAt(i, r);
       // a space may show several goods ("pit:red+mine:3"): one colour band per good
       const items = sp.items || String(sp.goods).split("+");
       const kinds = items.map((t) => String(t).split(":")[0]);
-      const g = s("g", { class: "market-space", "data-space": sp.space });
-      g.appendChild(s("rect", { x, y, width: sw, height: sh, rx: 8, fill: "#f4ecdb", stroke: "#8a7b5c", "stroke-width": 1.2 }));
+      const where = `strip ${i + 1}, row ${r + 1}`;
+      const g = s("g", { class: "market-space", "data-space": sp.space, "data-where": where });
+      g.appendChild(s("rect", { x, y, width: sw, height: sh, rx: 8, fill: sp.coins ? "#d9d0bd" : "#f4ecdb", stroke: "#8a7b5c", "stroke-width": 1.2 }));
       kinds.forEach((kind, k) => g.appendChild(s("rect", { x, y: y + (k * sh) / kinds.length, width: 8, height: sh / kinds.length, rx: 3, fill: GOOD_COLOURS[kind] || "#888" })));
       const pit = items.find((t) => String(t).startsWith("pit:"));
       const pitColour = pit ? String(pit).split(":")[1] : null;
-      if (pitColour) g.appendChild(gem(x + 24, y + 18, 9, pitColour, ctx));
-      const long = sp.label.length > (sw < 130 ? 14 : 20);
-      g.appendChild(s("text", { x: pitColour ? x + 38 : x + 16, y: y + 21, "font-size": long ? 10 : sw < 130 ? 11 : 12.5, "font-weight": 700, fill: "#2a2520", text: sp.label }));
-      if (sp.coins) {
-        for (let k = 0; k < sp.coins; k++) g.appendChild(coin(x + 20 + k * 12, y + 37, 7));
-      } else if (sp.price !== null && sp.price !== undefined) {
-        g.appendChild(s("text", { x: x + 16, y: y + 42, "font-size": 11.5, fill: "#6b5a3a", text: `costs ${sp.price} coin${sp.price === 1 ? "" : "s"}` }));
+      if (pitColour) g.appendChild(gem(x + 22, y + 16, 8, pitColour, ctx));
+      const label = sw < 130 ? items.map(shortGood).join(" + ") : sp.label;
+      const tx = pitColour ? x + 34 : x + 14;
+      const fs = fit(label, sw - (tx - x) - 6, 12.5);
+      if (pitColour && sw < 100 && items.length === 1) {
+        g.appendChild(s("text", { x: x + 34, y: y + 21, "font-size": 12.5, "font-weight": 700, fill: "#2a2520", text: "pit" }));
+      } else {
+        g.appendChild(s("text", { x: tx, y: y + 20, "font-size": fs, "font-weight": 700, fill: "#2a2520", text: label }));
       }
+      if (sp.coins) {
+        for (let k = 0; k < sp.coins; k++) g.appendChild(coin(x + 20 + k * 12, y + sh - 13, 7));
+      } else if (sp.price !== null && sp.price !== undefined) {
+        g.appendChild(s("text", { x: x + 14, y: y + sh - 10, "font-size": 12, fill: "#6b5a3a", text: narrow ? `${sp.price} coin${sp.price === 1 ? "" : "s"}` : `costs ${sp.price} coin${sp.price === 1 ? "" : "s"}` }));
+      }
+      g.appendChild(s("title", { text: `${where}: ${sp.label}` }));
       const buy = findLegal(ctx.legal, { type: "buy", space: sp.space })[0];
       if (buy) {
         g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: sw + 4, height: sh + 4, rx: 10 }));
-        svg.appendChild(clickable(g, buy, ctx.act, `${buy.text}: ${sp.label}`));
+        svg.appendChild(clickable(g, buy, ctx.act, buy.text));
       } else svg.appendChild(g);
     });
   });
 
   // price boards (buildings and forests)
-  svg.appendChild(s("text", { x: 12, y: marketH + 20, "font-size": 13, fill: "#e8e2d2", text: "price boards" }));
+  svg.appendChild(s("text", { x: 12, y: marketH + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "price boards" }));
   v.boards.forEach((b, i) => {
-    const bx = 12 + (i % 4) * (bw + 8);
-    const y = marketH + 28 + Math.floor(i / 4) * 52;
+    const bx = 12 + (i % perRow) * (bw + 8);
+    const y = marketH + 28 + Math.floor(i / perRow) * 52;
     const g = s("g", { class: "price-board", "data-board": b.name });
     g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: "#e6eef0", stroke: "#5a7a86", "stroke-width": 1.2 }));
-    g.appendChild(s("text", { x: bx + 10, y: y + 19, "font-size": 12.5, "font-weight": 700, fill: "#1d3440", text: `${b.name.replace(/_/g, " ")} — ${b.cost}` }));
+    const head = `${pretty(b.name)} — ${b.cost}`;
+    g.appendChild(s("text", { x: bx + 10, y: y + 19, "font-size": fit(head, bw - 20 - 14 * (b.pieces || []).length, 12.5), "font-weight": 700, fill: "#1d3440", text: head }));
+    (b.pieces || []).forEach((q, k) => g.appendChild(s("circle", { class: "dc-piece", cx: bx + bw - 12 - k * 14, cy: y + 13, r: 5.5, fill: SEAT_COLOURS[q % 4], stroke: "#222" }, [s("title", { text: `${(ctx.names && ctx.names[q]) || `Seat ${q + 1}`} built from this board this round` })])));
     const builds = ctx.legal.filter((e) => e.type === "build" && e.json.board === b.name);
     if (!builds.length) {
-      g.appendChild(s("text", { x: bx + 10, y: y + 37, "font-size": 11, fill: "#4a6470", text: ((t) => (t.length > 42 ? t.slice(0, 41) + "…" : t))(`builds: ${b.tiles.map((t) => t.replace(/_/g, " ")).join(", ")}`) }));
+      const max = Math.floor((bw - 20) / 6);
+      g.appendChild(s("text", { x: bx + 10, y: y + 37, "font-size": 11, fill: "#4a6470", text: ((t) => (t.length > max ? t.slice(0, max - 1) + "…" : t))(`builds: ${b.tiles.map(pretty).join(", ")}`) }));
     }
-    const pw = Math.min(72, (bw - 16) / Math.max(1, builds.length) - 4);
+    const bpw = Math.min(72, (bw - 16) / Math.max(1, builds.length) - 4);
     builds.forEach((e, k) => {
-      const px = bx + 8 + k * (pw + 4);
-      const full = e.json.tile.replace(/_/g, " ");
-      const label = pw < 60 ? full.split(" ")[0].slice(0, 6) : full;
+      const px = bx + 8 + k * (bpw + 4);
+      const full = pretty(e.json.tile);
+      const label = bpw < 60 ? full.split(" ")[0].slice(0, 6) : full;
       const pg = s("g", {}, [
-        s("rect", { x: px, y: y + 24, width: pw, height: 18, rx: 9, fill: "#2f8a4f" }),
-        s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: 22, rx: 11 }),
-        s("text", { x: px + pw / 2, y: y + 37, "text-anchor": "middle", "font-size": 10.5, "font-weight": 700, fill: "#fff", text: label }),
+        s("rect", { x: px, y: y + 24, width: bpw, height: 18, rx: 9, fill: "#2f8a4f" }),
+        s("rect", { class: "hl", x: px - 2, y: y + 22, width: bpw + 4, height: 22, rx: 11 }),
+        s("text", { x: px + bpw / 2, y: y + 37, "text-anchor": "middle", "font-size": 10.5, "font-weight": 700, fill: "#fff", text: label }),
       ]);
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     });
     svg.appendChild(g);
   });
-  svg.appendChild(piles(v, ctx, v.boards.length, bw, marketH));
+  svg.appendChild(piles(v, ctx, v.boards.length, bw, marketH, perRow));
 
   players.forEach((pl, p) => {
-    const x = 6 + (p % 2) * 497;
-    const y = top + Math.floor(p / 2) * (ph + 10);
-    svg.appendChild(panel(x, y, 490, ph, pl, p, ctx));
+    const x = 6 + (p % pcols) * (pw + 7);
+    const y = top + Math.floor(p / pcols) * (ph + 10);
+    svg.appendChild(panel(x, y, pw, ph, pl, p, ctx, v, narrow));
   });
+  const dlg = dialog(ctx, W, marketH);
+  if (dlg) svg.appendChild(dlg);
   el.replaceChildren(svg);
 }
 
 // The building piles (tiles left).  A forest is a tile of the fullest pile turned
 // over; when several piles tie, the player picks one here.
-function piles(v, ctx, i, bw, marketH) {
-  const bx = 12 + (i % 4) * (bw + 8);
-  const y = marketH + 28 + Math.floor(i / 4) * 52;
+function piles(v, ctx, i, bw, marketH, perRow) {
+  const bx = 12 + (i % perRow) * (bw + 8);
+  const y = marketH + 28 + Math.floor(i / perRow) * 52;
   const choosing = ctx.legal.some((e) => e.type === "forest_pile");
   const g = s("g", { class: "tile-piles" });
   g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
@@ -111,47 +218,102 @@ function piles(v, ctx, i, bw, marketH) {
   const pw = (bw - 16) / Math.max(1, names.length) - 4;
   names.forEach((name, k) => {
     const px = bx + 8 + k * (pw + 4);
-    const short = name.replace(/_/g, " ").split(" ")[0].slice(0, 5);
+    const short = pretty(name).split(" ")[0].slice(0, 5);
     const e = findLegal(ctx.legal, { type: "forest_pile", pile: name })[0];
     const pg = s("g", { class: "tile-pile", "data-pile": name }, [
       s("rect", { x: px, y: y + 24, width: pw, height: 18, rx: 9, fill: e ? "#2f8a4f" : "#d8ceb8" }),
-      s("text", { x: px + pw / 2, y: y + 37, "text-anchor": "middle", "font-size": 9.5, "font-weight": 700, fill: e ? "#fff" : "#3a3025", text: `${short} ${v.tile_piles[name]}` }),
+      s("text", { x: px + pw / 2, y: y + 37, "text-anchor": "middle", "font-size": fit(`${short} ${v.tile_piles[name]}`, pw - 4, 9.5), "font-weight": 700, fill: e ? "#fff" : "#3a3025", text: `${short} ${v.tile_piles[name]}` }),
     ]);
     if (e) {
       pg.appendChild(s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: 22, rx: 11 }));
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     } else {
-      pg.appendChild(s("title", { text: `${name.replace(/_/g, " ")}: ${v.tile_piles[name]} tiles left` }));
+      pg.appendChild(s("title", { text: `${pretty(name)}: ${v.tile_piles[name]} tiles left` }));
       g.appendChild(pg);
     }
   });
   return g;
 }
 
-function panel(x, y, w, hgt, pl, p, ctx) {
+// The choices that have no place of their own on the board (the ? track step,
+// trading and keeping equipment, the gems to pay): a small dialog over the market.
+function dialog(ctx, W, marketH) {
+  const opts = ctx.legal.filter((e) => DIALOG_TYPES.includes(e.type));
+  if (!opts.length) return null;
+  const kind = opts[0].type;
+  const title = { track: "Advance on which development track?", trade: "Trade which set for gems?", keep: "Keep which equipment for the next round?", pay: "Pay with which gems?" }[kind];
+  const dw = Math.min(W - 40, 640);
+  const long = kind === "trade" || kind === "keep";
+  const cols = W < 600 ? (long ? 1 : 2) : long ? 2 : 3;
+  const bwid = (dw - 28 - (cols - 1) * 8) / cols, bh = 34;
+  const rows = Math.ceil(opts.length / cols);
+  const dh = 58 + rows * (bh + 8) + 8;
+  const dx = (W - dw) / 2, dy = Math.max(8, Math.min(60, marketH - dh));
+  const g = s("g", { class: "dc-dialog", "data-choice": kind });
+  g.appendChild(s("rect", { x: 0, y: 0, width: W, height: Math.max(marketH, dy + dh + 8), fill: "#00000055" }));
+  g.appendChild(s("rect", { x: dx, y: dy, width: dw, height: dh, rx: 12, fill: "#fbf6ea", stroke: "#ffd24a", "stroke-width": 3 }));
+  g.appendChild(s("text", { x: dx + 16, y: dy + 26, "font-size": 15, "font-weight": 800, fill: "#2a2520", text: title }));
+  if (ctx.prompt) {
+    const p = String(ctx.prompt);
+    const max = Math.floor((dw - 32) / 5.6);
+    g.appendChild(s("text", { x: dx + 16, y: dy + 44, "font-size": 10.5, fill: "#6b5a3a", text: p.length > max ? p.slice(0, max - 1) + "…" : p }));
+  }
+  opts.forEach((e, k) => {
+    const bx = dx + 14 + (k % cols) * (bwid + 8);
+    const by = dy + 54 + Math.floor(k / cols) * (bh + 8);
+    const b = s("g", { class: "dc-choice" });
+    b.appendChild(s("rect", { x: bx, y: by, width: bwid, height: bh, rx: 8, fill: "#fff", stroke: "#8a7b5c" }));
+    b.appendChild(s("rect", { class: "hl", x: bx - 2, y: by - 2, width: bwid + 4, height: bh + 4, rx: 10 }));
+    if (kind === "pay") {
+      let gx = bx + 16;
+      const step = Math.min(46, (bwid - 8) / Math.max(1, (e.json.gems || []).filter((c) => c).length));
+      (e.json.gems || []).forEach((cnt, c) => {
+        if (!cnt) return;
+        b.appendChild(gem(gx, by + bh / 2, 8, GEMS[c], ctx));
+        b.appendChild(s("text", { x: gx + 11, y: by + bh / 2 + 5, "font-size": 13, "font-weight": 800, fill: "#222", text: `×${cnt}` }));
+        gx += step;
+      });
+    } else {
+      let t = e.text.replace(/^keep /, "").replace(/^trade /, "").replace(/^advance on the /, "");
+      t = t.replace(/ \(to space (\d+) of (\d+)\)$/, " → space $1 of $2").replace(/ and /g, " + ");
+      b.appendChild(s("text", { x: bx + bwid / 2, y: by + bh / 2 + 5, "text-anchor": "middle", "font-size": fit(t, bwid - 12, 12.5), "font-weight": 700, fill: "#222", text: t }));
+    }
+    g.appendChild(clickable(b, e, ctx.act, e.text));
+  });
+  return g;
+}
+
+function panel(x, y, w, hgt, pl, p, ctx, v, narrow) {
   const g = s("g", { class: "player", "data-seat": p, transform: `translate(${x} ${y})` });
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
   g.appendChild(s("rect", { width: w, height: hgt, rx: 12, fill: mine ? "#fbf6ea" : "#f1eadb", stroke: moving ? "#ffd24a" : "#00000055", "stroke-width": moving ? 4 : 1.2 }));
   const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
-  g.appendChild(s("text", { x: 14, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") + (pl.passed ? " · passed" : "") }));
+  const start = v.start_player === p ? " · starts" : "";
+  g.appendChild(s("circle", { cx: 20, cy: 20, r: 6, fill: SEAT_COLOURS[p % 4], stroke: "#222" }));
+  g.appendChild(s("text", { x: 32, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") + start + (pl.passed ? " · passed" : "") }));
+  // points: the total (0 when not scored at the end) and where they come from
   const sc = pl.score || {};
-  g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: String(sc.total ?? "") }));
-  g.appendChild(s("text", { x: w - 50, y: 26, "text-anchor": "end", "font-size": 10.5, fill: "#7a7268", text: ["buildings", "forests", "animals", "bonus", "tracks"].map((k) => `${k} ${sc[k] ?? 0}`).join(" · ") }));
+  const total = pl.not_scored ? 0 : sc.total ?? 0;
+  g.appendChild(s("text", { class: "dc-points", x: w - 44, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: pl.not_scored ? "#b0281c" : "#5a4520", text: String(total) }));
+  g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 12, "font-weight": 700, fill: "#7a6a48", text: "pts" }));
+  const parts = ["buildings", "forests", "animals", "bonus", "tracks"].map((k) => `${k} ${sc[k] ?? 0}`).join(" · ");
+  const detail = pl.not_scored ? `not scored (had ${sc.total}): ${parts}` : `points: ${parts}`;
+  g.appendChild(s("text", { class: "dc-points-detail", x: 14, y: 45, "font-size": fit(detail, w - 28, 11), fill: pl.not_scored ? "#b0281c" : "#6a6258", text: detail }));
   // coins and gems
-  g.appendChild(coin(24, 50, 10));
-  g.appendChild(s("text", { x: 40, y: 55, "font-size": 14, "font-weight": 700, fill: "#222", text: `${pl.coins}  (next round ${pl.coins_next_round})` }));
+  g.appendChild(coin(24, 66, 10));
+  g.appendChild(s("text", { x: 40, y: 71, "font-size": 14, "font-weight": 700, fill: "#222", text: `${pl.coins}  (next round ${pl.coins_next_round})` }));
   GEMS.forEach((c, i) => {
-    const gx = 230 + i * 50;
-    g.appendChild(gem(gx, 50, 11, c, ctx));
-    g.appendChild(s("text", { x: gx + 15, y: 55, "font-size": 14, "font-weight": 700, fill: "#222", text: String(pl.gems[c] ?? 0) }));
+    const gx = w - (narrow ? 206 : 236) + i * (narrow ? 41 : 46);
+    g.appendChild(gem(gx, 66, 11, c, ctx));
+    g.appendChild(s("text", { x: gx + 14, y: 71, "font-size": 14, "font-weight": 700, fill: "#222", text: String(pl.gems[c] ?? 0) }));
   });
   // tracks
   const tr = pl.tracks || {};
   Object.entries(tr).forEach(([k, val], i) => {
-    const ty = 80 + i * 20;
-    g.appendChild(s("text", { x: 14, y: ty + 4, "font-size": 11.5, fill: "#5a5245", text: k }));
-    for (let step = 0; step < 8; step++) g.appendChild(s("rect", { x: 80 + step * 18, y: ty - 7, width: 14, height: 12, rx: 2, fill: step < val ? "#9a5a8a" : "#e2d7c1", stroke: "#b9a987" }));
+    const ty = 94 + i * 19;
+    g.appendChild(s("text", { x: 14, y: ty + 4, "font-size": 11.5, fill: "#5a5245", text: k === "tech" ? "technology" : k }));
+    for (let step = 0; step < 4; step++) g.appendChild(s("rect", { x: 86 + step * 18, y: ty - 7, width: 14, height: 12, rx: 2, fill: step < val ? "#9a5a8a" : "#e2d7c1", stroke: "#b9a987" }));
   });
   // equipment
   const eq = pl.equipment || {};
@@ -160,16 +322,77 @@ function panel(x, y, w, hgt, pl, p, ctx) {
     `mining rights: ${Object.entries(eq.mining_rights || {}).map(([c, k]) => `${k}× ${c}`).join(", ") || "none"}`,
     `ships: ${Object.entries(eq.ships || {}).map(([c, k]) => `${k}× ${c}`).join(", ") || "none"}`,
   ];
-  eqText.forEach((t, i) => g.appendChild(s("text", { x: 250, y: 80 + i * 18, "font-size": 11.5, fill: "#3a3025", text: t })));
-  // park
-  const park = pl.park || {};
-  const b = park.buildings || {};
-  const an = park.animals || {};
-  g.appendChild(s("rect", { x: 10, y: 142, width: w - 20, height: 48, rx: 8, fill: "#dfe9d2", stroke: "#7a9a5a" }));
-  g.appendChild(s("text", { x: 20, y: 160, "font-size": 11.5, "font-weight": 700, fill: "#2f4a1f", text: "park" }));
-  g.appendChild(s("text", { x: 20, y: 180, "font-size": 11.5, fill: "#2f4a1f", text:
-    `${Object.entries(b).map(([k, x]) => `${k.replace(/_/g, " ")} ${x}`).join(" · ")} · forests ${park.forests ?? 0} (worth ${pl.forest_value})` }));
-  g.appendChild(s("text", { x: 70, y: 160, "font-size": 11.5, fill: "#2f4a1f", text:
-    `animals: ${Object.entries(an).map(([k, x]) => `${k} ${x}`).join(", ")} · spaces covered: light ${park.light_covered ?? 0}, dark ${park.dark_covered ?? 0}` }));
+  const ex = narrow ? 176 : w - 250;
+  eqText.forEach((t, i) => g.appendChild(s("text", { x: ex, y: 98 + i * 18, "font-size": fit(t, w - ex - 10, 11.5), fill: "#3a3025", text: t })));
+  g.appendChild(park(10, 146, w - 20, pl, p, narrow));
+  if (pl.warning) g.appendChild(warning(10, 286, w - 20, pl, name));
+  return g;
+}
+
+// The park: the three mandatory spaces (each takes only its building), the other
+// light-green spaces and the dark-green ones (open once every light-green space is
+// covered).  Ordinary spaces show their tiles in kind order (which one lies where
+// does not matter in the game); a warning says when missing mandatory spaces would
+// score 0.
+function park(x, y, w, pl, p, narrow) {
+  const dw = narrow ? 26 : 30; // a dark-green space
+  const pk = pl.park || {};
+  const g = s("g", { class: "dc-park", "data-seat": p, transform: `translate(${x} ${y})` });
+  const light = pk.light_spaces ?? 14, dark = pk.dark_spaces ?? 5;
+  const mand = pk.mandatory_spaces || [];
+  const covered = pk.mandatory_covered || [];
+  const ord = pk.ordinary_spaces || { light: [], dark: [] };
+  g.appendChild(s("rect", { width: w, height: 134, rx: 8, fill: "#e3eed6", stroke: "#7a9a5a" }));
+  const head = `park · light green ${pk.light_covered ?? 0}/${light} · dark green ${pk.dark_covered ?? 0}/${dark} · a forest scores ${pl.forest_value}`;
+  g.appendChild(s("text", { x: 10, y: 16, "font-size": fit(head, w - 20, 12), "font-weight": 700, fill: "#2f4a1f", text: head }));
+  // mandatory spaces
+  const mw = Math.min(92, (w - 20 - dark * (dw + 2) - 10) / Math.max(1, mand.length) - 6);
+  mand.forEach((b, i) => {
+    const mx = 10 + i * (mw + 6), my = 24;
+    const done = covered[i];
+    const sg = s("g", { class: `dc-mandatory ${done ? "covered" : "uncovered"}`, "data-building": b });
+    sg.appendChild(s("rect", { x: mx, y: my, width: mw, height: 36, rx: 6, fill: done ? (TILE[b] || {}).fill || "#888" : "#fdecea", stroke: done ? "#00000066" : "#c0392b", "stroke-width": done ? 1 : 2, "stroke-dasharray": done ? null : "5 3" }));
+    sg.appendChild(s("text", { x: mx + mw / 2, y: my + 15, "text-anchor": "middle", "font-size": fit(pretty(b), mw - 6, 11.5), "font-weight": 800, fill: done ? "#fff" : "#a02a1c", text: pretty(b) }));
+    sg.appendChild(s("text", { x: mx + mw / 2, y: my + 29, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: done ? "#ffffffcc" : "#c0392b", text: done ? "built ✓" : "still empty" }));
+    sg.appendChild(s("title", { text: done ? `mandatory ${pretty(b)} space: built` : `mandatory ${pretty(b)} space: still empty — only a ${pretty(b)} can cover it; without it the player is not scored` }));
+    g.appendChild(sg);
+  });
+  // dark-green spaces, right of the mandatory ones
+  const dx0 = w - 10 - dark * (dw + 2) + 2;
+  for (let k = 0; k < dark; k++) {
+    const sx = dx0 + k * (dw + 2), sy = 26;
+    const what = ord.dark[k];
+    const sg = s("g", { class: "dc-space dark", "data-filled": what ? "1" : "0" });
+    sg.appendChild(s("rect", { x: sx, y: sy, width: dw, height: 32, rx: 4, fill: "#5f7f45", stroke: "#3a5228" }));
+    if (what) sg.appendChild(tile(sx, sy + 1, dw, 30, what));
+    else sg.appendChild(s("title", { text: "dark-green space (opens once every light-green space is covered)" }));
+    g.appendChild(sg);
+  }
+  // the other light-green spaces
+  const nl = light - mand.length;
+  const lw = Math.min(34, (w - 20) / Math.max(1, nl));
+  for (let k = 0; k < nl; k++) {
+    const sx = 10 + k * lw, sy = 66;
+    const what = ord.light[k];
+    const sg = s("g", { class: "dc-space light", "data-filled": what ? "1" : "0" });
+    sg.appendChild(s("rect", { x: sx, y: sy, width: lw - 2, height: 32, rx: 4, fill: "#c6e0a8", stroke: "#7a9a5a" }));
+    if (what) sg.appendChild(tile(sx, sy + 1, lw - 2, 30, what));
+    else sg.appendChild(s("title", { text: "light-green space" }));
+    g.appendChild(sg);
+  }
+  // counts by kind
+  const b = pk.buildings || {}, an = pk.animals || {};
+  const counts = [...Object.entries(b).map(([k, c]) => [pretty(k), c]), ["forest", pk.forests ?? 0], ...Object.entries(an).map(([k, c]) => [animalName(k), c])]
+    .filter(([, c]) => c).map(([k, c]) => `${c} ${k}`).join(" · ");
+  const built = wrap(counts ? `built: ${counts}` : "nothing built yet", Math.floor((w - 20) / 6.2));
+  built.slice(0, 2).forEach((t, i) => g.appendChild(s("text", { x: 10, y: 114 + i * 14, "font-size": 11, fill: "#2f4a1f", text: t })));
+  return g;
+}
+
+// A red band under the park when the player would score (or scored) 0.
+function warning(x, y, w, pl, name) {
+  const lines = wrap(`⚠ ${name} ${pl.warning}`, Math.floor((w - 16) / 6.9)); // 12.5 px, bold
+  const g = s("g", { class: "dc-warning" }, [s("rect", { x, y, width: w, height: 8 + lines.length * 15, rx: 6, fill: "#b0281c" })]);
+  lines.slice(0, 3).forEach((t, i) => g.appendChild(s("text", { x: x + w / 2, y: y + 16 + i * 15, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: "#fff", text: t })));
   return g;
 }
