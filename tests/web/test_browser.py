@@ -318,3 +318,262 @@ def test_tokens_stay_out_of_urls_and_a_fixed_deal_is_shown(page, live_server):
     page.goto(live_server.url + "/")
     page.wait_for_selector(f"tr[data-table='{res['table']['id']}'] .seed-fixed")
     assert page.js_errors == []
+
+
+@pytest.mark.skipif("diamonds_club" not in GAMES, reason="Diamonds Club is not registered")
+def test_diamonds_club_park_strips_and_choice_dialogs(browser, live_server, artifacts):
+    """The park is drawn (mandatory spaces marked while empty), the market's strips and rows
+    are numbered as the move list and the log name them, and choices with no place on the
+    board (track, trade, keep, pay) open a dialog on the board; at a phone's width too."""
+    for width, height in ((1280, 800), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc, errors=errors: errors.append(str(exc)))
+        rnd = random.Random(16)
+        create_table(page, live_server, "diamonds_club")
+        page.wait_for_url(re.compile(r"/table/\w+#token="))
+        wait_ready(page)
+        board = page.locator("#board svg")
+        parks = board.locator("g.dc-park")
+        assert parks.count() == 2
+        for i in range(2):
+            park = parks.nth(i)
+            assert park.locator(".dc-mandatory").count() == 3
+            assert park.locator(".dc-mandatory.uncovered").count() == 3  # nothing built yet
+            assert park.locator(".dc-space.light").count() == 11  # 14 light-green, 3 of them mandatory
+            assert park.locator(".dc-space.dark").count() == 5
+        labels = board.locator(".dc-strip-label").all_text_contents()
+        assert [t.split(" ·")[0] for t in labels] == ["strip 1", "strip 2", "strip 3", "strip 4"]
+        assert board.locator(".dc-row-label").count() == 6
+        # a buy names the same place in the move list, on the board and in the log
+        buys = page.locator("#board svg g.market-space.act")
+        if buys.count():
+            space = buys.first
+            where = space.get_attribute("data-where")
+            action = space.get_attribute("data-action")
+            listed = page.locator(f"#actions button.action[data-action='{action}']").inner_text()
+            assert f"on {where}: " in listed
+            version = page.evaluate("document.body.dataset.version")
+            space.click()
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
+            page.wait_for_function("w => document.querySelector('#log').textContent.includes(w)",
+                                   arg=f"({where})", timeout=15000)
+        # play on until a choice dialog appears on the board, then answer it there
+        dialogs = 0
+        for clicks in range(400):
+            wait_ready(page)
+            if page.evaluate("document.body.dataset.over") == "1":
+                break
+            dialog = page.locator("#board svg g.dc-dialog")
+            if dialog.count():
+                kind = dialog.get_attribute("data-choice")
+                options = dialog.locator(".act[data-action]")
+                listed = page.locator("#actions button.action")
+                assert options.count() == listed.count()  # every choice of the moment is in the dialog
+                assert kind in ("track", "trade", "keep", "pay")
+                if dialogs == 0:
+                    page.screenshot(path=str(artifacts / f"diamonds_club-dialog-{width}.png"), full_page=True)
+                version = page.evaluate("document.body.dataset.version")
+                options.nth(rnd.randrange(options.count())).click()
+                page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
+                dialogs += 1
+                if dialogs >= 3:
+                    break
+                continue
+            click_once(page, rnd)
+        assert dialogs, "no track, trade, keep or pay choice came up"
+        wait_ready(page)
+        assert_readable(page)
+        page.screenshot(path=str(artifacts / f"diamonds_club-park-{width}.png"), full_page=True)
+        assert errors == []
+        assert page.evaluate("document.body.dataset.renderError || ''") == ""
+        context.close()
+
+
+# -- board clarity of Sintra, Splendor, Mille Fiori and Glassworks ----------------------------------
+def _listed(page):
+    """The legal actions of the moment, as the list of choices beside the board offers them."""
+    import json as _json
+
+    return [_json.loads(x) for x in page.locator("#actions button.action").evaluate_all(
+        "els => els.map((e) => e.dataset.action)")]
+
+
+@pytest.mark.skipif("glassworks" not in GAMES, reason="River Valley Glassworks is not registered")
+def test_glassworks_pairs_are_placed_by_clicking_the_board(page, live_server, artifacts):
+    """Two satchel pieces of one shape are chosen on the board, then a lit river tile takes the pair."""
+    import json as _json
+
+    rnd = random.Random(21)
+    create_table(page, live_server, "glassworks")
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    placed = False
+    for _ in range(300):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            break
+        pairs = [a for a in _listed(page) if a["type"] == "place_pair"]
+        if not pairs:
+            # play on from the list (gathering fills the satchel), never placing a pair there
+            buttons = page.locator("#actions button.action")
+            options = [i for i in range(buttons.count())
+                       if _json.loads(buttons.nth(i).get_attribute("data-action"))["type"] != "place_pair"]
+            version = page.evaluate("document.body.dataset.version")
+            buttons.nth(rnd.choice(options)).click()
+            page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
+            continue
+        pair = pairs[0]
+        c1, c2 = pair["colours"]
+        shape = pair["shape"]
+        board = page.locator("#board svg g.works").first
+        assert board.locator(f".gw-select[aria-label^='select the {c1} {shape}']").count() >= 1
+        board.locator(f".gw-select[aria-label^='select the {c1} {shape}']").first.click()
+        # selected: the piece's own tile places it alone, the partner is offered
+        assert board.locator(".gw-select[data-selected='1']").count() == 1
+        single = page.locator("#board svg .gw-target[data-action]")
+        assert single.count() == 1 and _json.loads(single.get_attribute("data-action"))["type"] == "place"
+        partner = board.locator(f".gw-select[aria-label^='pair the {c1} {shape} with this {c2} {shape}']")
+        assert partner.count() >= 1
+        partner.first.click()
+        assert board.locator(".gw-select[data-selected='1']").count() == 2
+        targets = page.locator("#board svg .gw-target[data-action]")
+        offered = [_json.loads(targets.nth(i).get_attribute("data-action")) for i in range(targets.count())]
+        want = sorted(_json.dumps(a, sort_keys=True) for a in pairs
+                      if a["shape"] == shape and sorted(a["colours"]) == sorted([c1, c2]))
+        assert sorted(_json.dumps(a, sort_keys=True) for a in offered) == want  # every tile the pair may go on
+        page.screenshot(path=str(artifacts / "glassworks-pair-selected.png"), full_page=True)
+        version = page.evaluate("document.body.dataset.version")
+        targets.first.click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
+        assert "as one piece on the" in page.locator("#log").inner_text()
+        placed = True
+        break
+    assert placed, "no pair came up to place"
+    assert page.js_errors == []
+    assert page.evaluate("document.body.dataset.renderError || ''") == ""
+
+
+@pytest.mark.skipif("sintra" not in GAMES, reason="Sintra is not registered")
+def test_sintra_strips_have_one_name_on_the_board_and_in_the_choices(page, live_server):
+    rnd = random.Random(4)
+    create_table(page, live_server, "sintra")
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    checked = 0
+    for _ in range(60):
+        wait_ready(page)
+        strips = page.locator("#board svg g.palace [data-strip].act")
+        for i in range(strips.count()):
+            label = strips.nth(i).locator("text").last.text_content()
+            assert re.fullmatch(r"[1-8][AB]", label)
+            assert f"place on strip {label}:" in strips.nth(i).get_attribute("aria-label")
+            checked += 1
+        if checked >= 4:
+            break
+        click_once(page, rnd)
+    assert checked >= 4
+    # every empty space shows a solid mark of its colour (pale colours stay apart without patterns)
+    spaces = page.locator("#board svg .si-space[data-space]:not([data-space='joker'])")
+    assert spaces.count() > 20
+    assert spaces.first.locator("rect").count() == 2
+
+
+@pytest.mark.skipif("splendor" not in GAMES, reason="Splendor is not installed")
+def test_splendor_buttons_clear_the_costs_and_seat_counts_read_well(page, live_server, artifacts):
+    rnd = random.Random(7)
+    create_table(page, live_server, "splendor")
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    pills_checked = 0
+    for _ in range(40):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            break
+        # every Buy/Reserve button on a card: inside the card, wide enough for its word, clear of the cost pips
+        bad = page.evaluate("""() => {
+          const out = []; let n = 0;
+          const inside = (a, b) => a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y + a.height <= b.y + b.height + 0.5;
+          const meet = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+          for (const slot of document.querySelectorAll('#sp-cards > g')) {
+            const card = slot.querySelector('g.card');
+            if (!card) continue;
+            const face = card.querySelector('rect').getBoundingClientRect();
+            const pips = [...card.querySelectorAll('circle')].map((c) => c.getBoundingClientRect());
+            for (const pill of slot.querySelectorAll('g.pill')) {
+              n++;
+              const box = pill.querySelector('rect').getBoundingClientRect();
+              const word = pill.querySelector('text').getBoundingClientRect();
+              if (!inside(box, face)) out.push('outside the card');
+              if (word.width > box.width) out.push('word wider than its button');
+              if (pips.some((p) => meet(p, box))) out.push('covers a cost pip');
+            }
+          }
+          return [n, out];
+        }""")
+        pills_checked += bad[0]
+        assert bad[1] == [], bad[1]
+        for text in page.locator("#sp-seats g.seat > text").all_text_contents():
+            assert not re.search(r"\b1 (cards|nobles)\b|\b(0|[2-9]\d*) (card|noble)\b(?! ·)|· points", text), text
+        click_once(page, rnd)
+    assert pills_checked > 5
+    counts = [t for t in page.locator("#sp-seats g.seat > text").all_text_contents() if " · " in t]
+    assert counts and all(re.fullmatch(r"\d+ cards? · \d+ nobles?", t) for t in counts), counts
+
+
+@pytest.mark.skipif("mille_fiori" not in GAMES, reason="Mille Fiori is not registered")
+@pytest.mark.parametrize("players", [3, 4])
+def test_mille_fiori_seat_panels_show_their_whole_text(page, live_server, artifacts, players):
+    rnd = random.Random(players)
+    create_table(page, live_server, "mille_fiori", players=players)
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    for _ in range(6):
+        wait_ready(page)
+        click_once(page, rnd)
+    wait_ready(page)
+    cut = page.evaluate("""() => {
+      const out = [];
+      for (const seat of document.querySelectorAll('#board svg g.mf-seat')) {
+        const box = seat.querySelector('rect').getBBox();
+        for (const t of seat.querySelectorAll('text')) {
+          const b = t.getBBox();
+          if (b.x < box.x || b.x + b.width > box.x + box.width - 4 || b.y + b.height > box.y + box.height) out.push(t.textContent);
+        }
+      }
+      return out;
+    }""")
+    assert cut == []
+    assert page.locator("#board svg g.mf-seat").count() == players
+    assert "set aside" in page.locator("#board svg g.mf-seat").first.text_content()
+    page.screenshot(path=str(artifacts / f"mille_fiori-seats-{players}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("game_id", [g for g in ("sintra", "splendor", "mille_fiori", "glassworks") if g in GAMES])
+def test_phone_boards_are_drawn_in_portrait(browser, live_server, artifacts, game_id):
+    """On a 390 px wide phone the board is laid out upright (not a shrunken landscape table)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    rnd = random.Random(game_id)
+    create_table(page, live_server, game_id)
+    page.wait_for_url(re.compile(r"/table/\w+#token="))
+    for _ in range(8):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            break
+        click_once(page, rnd)
+    wait_ready(page)
+    box = page.evaluate("""() => {
+      const svg = document.querySelector('#board svg');
+      const [x, y, w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+      const out = [...svg.querySelectorAll('text')].filter((t) => {
+        const b = t.getBBox();
+        return b.width && (b.x < x - 1 || b.x + b.width > x + w + 1);
+      }).map((t) => t.textContent);
+      return { w, h, out };
+    }""")
+    assert box["w"] <= 620 and box["h"] > box["w"], box
+    assert box["out"] == []  # no text runs off the board's sides
+    page.locator("#board").screenshot(path=str(artifacts / f"{game_id}-phone-board.png"))
+    assert errors == []
+    assert page.evaluate("document.body.dataset.renderError || ''") == ""
+    context.close()

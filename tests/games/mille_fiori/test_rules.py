@@ -604,14 +604,14 @@ def test_empty_display_points_are_logged_part_way_through_a_chain():
     k = take_card(s, "lion-2")
     s.cur, s.phase, s.card, s.card_extra, s.extras, s.order_idx, s.start = RED, R.USING, k, False, 0, 0, RED
     events = s.apply(RED, R.SAIL)  # the star at 7: one extra card, the display holds one
-    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)"]
+    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)."]
     events += s.apply(RED, R.EXTRA[R.CODE_KIND["swan-1"]])
     events += s.apply(RED, R.PLACE[trade(2, SWAN)])  # Blue has more swans: another extra, display empty
     assert s.display == [] and s.cur != RED
     assert s.points[RED] == 3 + 5 and s.points[BLUE] == 6
-    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)"]
+    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)."]
     assert [ev["text"] for ev in events if ev["type"] == "extra_empty"] == [
-        "{P0} +5 instead of an extra card (the display is empty)"]
+        "{P0} +5 instead of an extra card (the display is empty)."]
     assert _logged_points(events, RED) == 8 and _logged_points(events, BLUE) == 6
 
 
@@ -811,3 +811,21 @@ def test_search_determinization_takes_back_unrevealed_picks():
     # once everybody has picked, cards are being played: nothing is taken back
     s.step(1, s.legal_actions(1)[0])
     assert s.search_determinization(1, Rng(4)).to_move() == s.to_move()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_log_line_ends_with_a_full_stop(players):
+    """The game log reads as sentences: every event text (and its public version) ends with a full stop."""
+    game = get_game("mille_fiori")
+    s = game.new(players, seed=11)
+    rng = Rng(3)
+    seen = set()
+    while not s.is_over():
+        p = s.to_move()[0]
+        acts = s.legal_actions(p)
+        for ev in s.apply(p, acts[rng.below(len(acts))]):
+            for e in (ev, ev.get("public") or {}):
+                if "text" in e:
+                    seen.add(e["type"])
+                    assert e["text"].endswith("."), e["text"]
+    assert {"pick", "play", "place", "game_over"} <= seen

@@ -83,7 +83,7 @@ def test_events_name_players_with_placeholders():
     put(s, [{O: 2, W: 2}])
     events = s.apply(0, act("take_factory", factory=0, colour=O))
     assert format_text(events[0]["text"], ["Amanda", "Bo"]) == \
-        "Amanda takes 2 orange panes from factory 1 (2 to the centre)"
+        "Amanda takes 2 orange panes from factory 1 (2 to the centre)."
 
 
 def test_text_rendering_draws_the_table():
@@ -145,7 +145,7 @@ def test_action_text_describes_counts_and_breaks():
         i = a.args["position"]
         k = i * 6
         fit = min(3, s.need[k + O] + s.need[k + 5])
-        assert s.action_text(0, a).startswith(f"place on strip {i + 1}: {fit} fit")
+        assert s.action_text(0, a).startswith(f"place on strip {s.strip_name(0, i)}: {fit} fit")
         assert (f"{3 - fit} break" in s.action_text(0, a)) == (fit < 3)
 
 
@@ -162,3 +162,54 @@ def test_observation_fixed_length_observer_first():
     from gemtable.games.sintra.features import _HEAD, _SEAT
     assert GAME.observation(s, 1)[_HEAD + 3] == 0.5  # the observer's own score comes first
     assert GAME.observation(s, 0)[_HEAD + _SEAT + 3] == 0.5
+
+
+def test_texts_name_strips_as_the_board_labels_them():
+    """The board prints number and side under each strip (e.g. 1B); texts use the same name."""
+    s = empty_table()
+    put(s, [{O: 3, W: 1}])
+    s.apply(0, act("take_factory", factory=0, colour=O))
+    view = s.view(0)
+    for a in s.legal_actions(0):
+        i = a.args["position"]
+        strip = view["players"][0]["strips"][i]
+        label = f"{strip['strip']}{strip['side']}"
+        assert s.strip_name(0, i) == label
+        assert s.action_text(0, a).startswith(f"place on strip {label}: ")
+    a = s.legal_actions(0)[0]
+    label = s.strip_name(0, a.args["position"])
+    events = s.apply(0, a)
+    assert events[0]["text"].startswith("{P0} places ")
+    assert events[0]["text"].split(" on strip ")[1].startswith(f"{label}")
+
+
+def test_a_take_whose_panes_would_all_break_is_announced():
+    s = empty_table()
+    put(s, [{O: 2, W: 1}], centre={W: 2})
+    # no strip under or right of the glazier has an empty orange or joker space any more
+    for i in range(8):
+        k = i * 6
+        s.need[k + O] = 0
+        s.need[k + 5] = 0
+    texts = {(a.type, a.args["colour"]): s.action_text(0, a) for a in s.legal_actions(0)}
+    assert texts[("take_factory", "orange")].startswith("take 2 orange panes from factory 1 (1 to the centre)")
+    assert "warning: all of them break" in texts[("take_factory", "orange")]
+    assert "break" not in texts[("take_factory", "white")]
+    assert "warning" not in texts[("take_centre", "white")]
+    assert s.view(0)["all_break_colours"] == ["orange"]
+    events = s.apply(0, act("take_factory", factory=0, colour=O))
+    assert [e["type"] for e in events][:2] == ["take", "broken"]  # the warning told the truth
+    assert s.view(1)["all_break_colours"] == []
+
+
+def test_every_log_line_ends_with_a_full_stop():
+    s = fresh(3)
+    rng = Rng(5)
+    seen = set()
+    while not s.is_over():
+        p = s.to_move()[0]
+        acts = s.legal_actions(p)
+        for e in s.apply(p, acts[rng.below(len(acts))]):
+            seen.add(e["type"])
+            assert e["text"].endswith("."), e["text"]
+    assert {"take", "place", "round_end", "final_scoring", "window"} <= seen

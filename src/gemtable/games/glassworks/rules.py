@@ -514,7 +514,7 @@ class GlassworksState(State):
         if log is not None:
             log.append({"type": "river", "text": f"The {SHAPES[tile]} tile flows to the start of the river "
                         f"and receives {len(refill)} piece(s) from the bag: "
-                        + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)"),
+                        + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)") + ".",
                         "river": [SHAPES[t] for t in river], "refill": [PIECE_NAME[x] for x in refill]})
 
     def _to_column(self, player: int, col: int, colour: int, log: list | None) -> None:
@@ -597,7 +597,7 @@ class GlassworksState(State):
         self.lake = tuple(sorted(self.lake + refill))
         if log is not None:
             log.append({"type": "lake", "text": f"The lake is refilled from the bag with {len(refill)} "
-                        "piece(s): " + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)"),
+                        "piece(s): " + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)") + ".",
                         "refill": [PIECE_NAME[x] for x in refill]})
         self.phase = MAIN
         return True
@@ -635,7 +635,8 @@ class GlassworksState(State):
                             "scores": self.scores(), "ranking": self.ranking()})
 
     def _event(self, player: int, type: str, text: str, **extra: Any) -> dict[str, Any]:
-        ev = {"type": type, "player": player, "text": text}
+        # every log line is a sentence ending with a full stop
+        ev = {"type": type, "player": player, "text": text if text.endswith((".", "!", "?")) else text + "."}
         ev.update(extra)
         return ev
 

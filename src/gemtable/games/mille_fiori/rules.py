@@ -346,12 +346,12 @@ class MilleFioriState(State):
                 pts = [0] * self.num_players
                 pts[p] = D.empty_display_points
                 log.append({"type": "extra_empty", "player": p, "points": pts,
-                            "text": "{P%d} +%d instead of an extra card (the display is empty)"
+                            "text": "{P%d} +%d instead of an extra card (the display is empty)."
                                     % (p, D.empty_display_points)})
         if self.extras:
             if log is not None and announce:
                 log.append({"type": "extra_earned", "player": p, "count": self.extras,
-                            "text": "{P%d} may play %d extra card(s)" % (p, self.extras)})
+                            "text": "{P%d} may play %d extra card(s)." % (p, self.extras)})
             self.phase = EXTRA_CARD
         else:
             self._end_turn()
@@ -493,14 +493,14 @@ class MilleFioriState(State):
                 self.phase = USING
                 if log is not None:
                     log.append({"type": "play", "player": player, "card": KIND_CODE[k],
-                                "text": "{P%d} plays the %s" % (player, kind_text(k))})
+                                "text": "{P%d} plays the %s." % (player, kind_text(k))})
             else:
                 self.picks[player] = k
                 if log is not None:
                     log.append({"type": "pick", "player": player, "card": KIND_CODE[k],
-                                "text": "{P%d} picks the %s" % (player, kind_text(k)),
+                                "text": "{P%d} picks the %s." % (player, kind_text(k)),
                                 "only": [player],
-                                "public": {"type": "pick", "player": player, "text": "{P%d} picks a card" % player}})
+                                "public": {"type": "pick", "player": player, "text": "{P%d} picks a card." % player}})
                 if all(x >= 0 for x in self.picks):
                     self._begin_play()
         elif t == "extra":
@@ -512,11 +512,11 @@ class MilleFioriState(State):
             self.phase = USING
             if log is not None:
                 log.append({"type": "extra", "player": player, "card": KIND_CODE[k],
-                            "text": "{P%d} plays the %s from the display as an extra card" % (player, kind_text(k))})
+                            "text": "{P%d} plays the %s from the display as an extra card." % (player, kind_text(k))})
         elif t == "decline":
             self.extras -= 1
             if log is not None:
-                log.append({"type": "decline", "player": player, "text": "{P%d} declines an extra card" % player})
+                log.append({"type": "decline", "player": player, "text": "{P%d} declines an extra card." % player})
             self._next_extra(log)
         else:  # pragma: no cover - legal_actions never offers anything else
             raise AssertionError(t)
@@ -526,11 +526,11 @@ class MilleFioriState(State):
         if log is not None and self.phase == OVER:
             sc = self.scores()
             log.append({"type": "game_over", "scores": sc,
-                        "text": "Game over: " + ", ".join("{P%d} %d" % (p, sc[p]) for p in range(self.num_players))})
+                        "text": "Game over: " + ", ".join("{P%d} %d" % (p, sc[p]) for p in range(self.num_players)) + "."})
 
     def _reveal_event(self) -> Event:
         return {"type": "play", "player": self.cur, "card": KIND_CODE[self.card],
-                "text": "{P%d} plays the %s" % (self.cur, kind_text(self.card))}
+                "text": "{P%d} plays the %s." % (self.cur, kind_text(self.card))}
 
     def _log_use(self, log, player, card, what, before, bonus_before, ship_before) -> None:
         parts = []
@@ -545,11 +545,11 @@ class MilleFioriState(State):
             text += ": " + ", ".join(parts)
         log.append({"type": "place" if what.startswith("places") else "sail", "player": player,
                     "card": KIND_CODE[card], "points": [self.points[q] - before[q] for q in range(self.num_players)],
-                    "text": text})
+                    "text": text + "."})
         for q in range(self.num_players):
             if self.bonus_pts[q] != bonus_before[q]:
                 log.append({"type": "bonus", "player": q, "value": self.bonus_pts[q] - bonus_before[q],
-                            "text": "{P%d} claims a bonus-point space worth %d" % (q, self.bonus_pts[q] - bonus_before[q])})
+                            "text": "{P%d} claims a bonus-point space worth %d" % (q, self.bonus_pts[q] - bonus_before[q]) + "."})
 
     # -- scoring -----------------------------------------------------------------------
     def _take_diamond(self, p: int) -> None:

@@ -190,7 +190,7 @@ class SintraState(State):
                     "type": "round",
                     "round": self.rnd + 1,
                     "text": f"Round {self.rnd + 1} begins: the round colour is {COLOURS[self.rcol[self.rnd]]}; "
-                            f"{{P{self.holder}}} starts",
+                            f"{{P{self.holder}}} starts.",
                 })
             if placed:
                 return
@@ -354,7 +354,7 @@ class SintraState(State):
                 if log is not None:
                     log.append({"type": "broken_reset", "player": p,
                                 "text": f"{{P{p}}} reaches the bottom of the broken-glass track: "
-                                        f"{pen} points at once, marker back to the top"})
+                                        f"{pen} points at once, marker back to the top."})
         self.trk[p] = t
 
     def _apply(self, player: int, action: Action, log: list | None) -> None:
@@ -381,7 +381,7 @@ class SintraState(State):
                 log.append({"type": "take", "player": p, "source": f"factory {f + 1}",
                             "colour": COLOURS[c], "count": n,
                             "text": f"{{P{p}}} takes {_plural(n, c)} from factory {f + 1}"
-                                    + (f" ({moved} to the centre)" if moved else "")})
+                                    + (f" ({moved} to the centre)" if moved else "") + "."})
             self._taken(p, c, n, log)
         elif t == K_TAKE_C:
             c = x1
@@ -390,13 +390,13 @@ class SintraState(State):
             self.left -= n
             if log is not None:
                 log.append({"type": "take", "player": p, "source": "centre", "colour": COLOURS[c],
-                            "count": n, "text": f"{{P{p}}} takes {_plural(n, c)} from the centre"})
+                            "count": n, "text": f"{{P{p}}} takes {_plural(n, c)} from the centre."})
             if self.mic:
                 self.mic = False
                 self.holder = p
                 if log is not None:
                     log.append({"type": "start_marker", "player": p,
-                                "text": f"{{P{p}}} takes the start player marker and breaks 1 space"})
+                                "text": f"{{P{p}}} takes the start player marker and breaks 1 space."})
                 self._break(p, 1, log)
             self._taken(p, c, n, log)
         elif t == K_KEEP:
@@ -406,7 +406,7 @@ class SintraState(State):
             self.glz[p] = lm
             if log is not None:
                 log.append({"type": "return", "player": p,
-                            "text": f"{{P{p}}} returns the glazier to strip {lm + 1}"})
+                            "text": f"{{P{p}}} returns the glazier to strip {self.strip_name(p, lm)}."})
             self._end_turn(log)
 
     def _taken(self, p: int, c: int, n: int, log: list | None) -> None:
@@ -420,7 +420,7 @@ class SintraState(State):
         if log is not None:
             log.append({"type": "broken", "player": p, "count": n, "colour": COLOURS[c],
                         "text": f"{{P{p}}} has no reachable strip for {COLOURS[c]}: "
-                                f"{_plural(n, c)} break"})
+                                f"{_plural(n, c)} break."})
         self._break(p, n, log)
         self._end_turn(log)
 
@@ -447,13 +447,13 @@ class SintraState(State):
         if log is not None:
             log.append({"type": "place", "player": p, "position": i, "count": placed,
                         "colour": COLOURS[c],
-                        "text": f"{{P{p}}} places {_plural(placed, c)} on strip {i + 1}"
-                                + (f" ({jok} on joker spaces)" if jok else "")})
+                        "text": f"{{P{p}}} places {_plural(placed, c)} on strip {self.strip_name(p, i)}"
+                                + (f" ({jok} on joker spaces)" if jok else "") + "."})
         if broken:
             self.tower[c] += broken
             if log is not None:
                 log.append({"type": "broken", "player": p, "count": broken, "colour": COLOURS[c],
-                            "text": f"{{P{p}}} breaks {_plural(broken, c)}"})
+                            "text": f"{{P{p}}} breaks {_plural(broken, c)}."})
             self._break(p, broken, log)
         if self.empty[si]:
             self._end_turn(log)
@@ -465,8 +465,8 @@ class SintraState(State):
             self.score[p] += bonus
             if log is not None:
                 log.append({"type": "colour_bonus", "player": p, "points": bonus,
-                            "text": f"{{P{p}}} completes strip {i + 1}: {bonus} "
-                                    f"{COLOURS[rc]} pane(s) of the round colour score {bonus}"})
+                            "text": f"{{P{p}}} completes strip {self.strip_name(p, i)}: {bonus} "
+                                    f"{COLOURS[rc]} pane(s) of the round colour score {bonus}."})
         self.ppos = i
         b = si * NC
         on = self.on
@@ -478,6 +478,7 @@ class SintraState(State):
 
     def _keep(self, p: int, c: int, log: list | None) -> None:
         i = self.ppos
+        name = self.strip_name(p, i) if log is not None else ""
         self.ppos = -1
         self.phase = CHOOSE
         si = p * NUM_STRIPS + i
@@ -514,8 +515,8 @@ class SintraState(State):
         if log is not None:
             log.append({"type": "window", "player": p, "position": i, "colour": COLOURS[c],
                         "field": where, "points": pts,
-                        "text": f"{{P{p}}} keeps a {COLOURS[c]} pane for the {where} field of window "
-                                f"{i + 1} and scores {pts}"})
+                        "text": f"{{P{p}}} keeps a {COLOURS[c]} pane for the {where} field of the window "
+                                f"under strip {name} and scores {pts}."})
         self._end_turn(log)
 
     def _end_turn(self, log: list | None) -> None:
@@ -525,7 +526,7 @@ class SintraState(State):
             return
         if log is not None:
             log.append({"type": "round_end", "round": self.rnd + 1,
-                        "text": f"Round {self.rnd + 1} ends"})
+                        "text": f"Round {self.rnd + 1} ends."})
         if not self._end_round(log):
             self._start_round(log)
 
@@ -568,7 +569,7 @@ class SintraState(State):
                 log.append({"type": "final_scoring", "player": p, "leftover": left, "broken": tv,
                             "side_bonus": bonus,
                             "text": f"{{P{p}}}: +{left} for panes left on strips, {tv} broken glass, "
-                                    f"+{bonus} palace side {SIDE_NAMES[self.side]}"})
+                                    f"+{bonus} palace side {SIDE_NAMES[self.side]}."})
         self.final = final
 
     def scores(self) -> list[float]:
@@ -595,7 +596,22 @@ class SintraState(State):
         if self.phase == PLACE:
             return (f"Place your {_plural(self.pn, self.pcol)} on the strip under your glazier "
                     f"or one to its right.")
-        return f"Strip {self.ppos + 1} is complete: choose the pane to keep for window {self.ppos + 1}."
+        return (f"Strip {self.strip_name(player, self.ppos)} is complete: "
+                f"choose the pane to keep for the window under it.")
+
+    def strip_name(self, p: int, i: int) -> str:
+        """The name the board prints under the strip at position ``i``: its number and side (``1B``)."""
+        code = self.code[p * NUM_STRIPS + i]
+        if code < 0:
+            return f"at position {i + 1} (glazed)"
+        return f"{code // 2 + 1}{SIDE_NAMES[code % 2]}"
+
+    def _break_warning(self, player: int, c: int) -> str:
+        """The warning for a take none of whose panes can go on a strip (all of them break)."""
+        if self._can_place(player, c):
+            return ""
+        return (f" \u2014 warning: all of them break (no strip under or right of your glazier "
+                f"has an empty {COLOURS[c]} or joker space)")
 
     def action_text(self, player: int, action: Action) -> str:
         """A legal action described with what it does now (counts, fitting panes)."""
@@ -605,18 +621,18 @@ class SintraState(State):
             c = COLOUR_INDEX[action.args["colour"]]
             rest = sum(self.fac[f * NC:f * NC + NC]) - self.fac[f * NC + c]
             return (f"take {_plural(self.fac[f * NC + c], c)} from factory {f + 1}"
-                    + (f" ({rest} to the centre)" if rest else ""))
+                    + (f" ({rest} to the centre)" if rest else "") + self._break_warning(player, c))
         if t == "take_centre":
             c = COLOUR_INDEX[action.args["colour"]]
             extra = " + start marker (breaks 1)" if self.mic else ""
-            return f"take {_plural(self.centre[c], c)} from the centre{extra}"
+            return f"take {_plural(self.centre[c], c)} from the centre{extra}" + self._break_warning(player, c)
         if t == "place" and self.phase == PLACE:
             i = action.args["position"]
             k = (player * NUM_STRIPS + i) * 6
             fit = min(self.pn, self.need[k + self.pcol] + self.need[k + 5])
             broken = self.pn - fit
             done = fit == self.empty[player * NUM_STRIPS + i]
-            return (f"place on strip {i + 1}: {fit} fit" + (f", {broken} break" if broken else "")
+            return (f"place on strip {self.strip_name(player, i)}: {fit} fit" + (f", {broken} break" if broken else "")
                     + (", completes it" if done else ""))
         return action.text
 
@@ -648,18 +664,18 @@ class SintraState(State):
             if t == "place":
                 i = action.args["position"]
                 if i < self.glz[p]:
-                    return (f"Strip {i + 1} is left of your glazier: panes go on the strip under "
+                    return (f"Strip {self.strip_name(p, i)} is left of your glazier: panes go on the strip under "
                             f"the glazier or one to its right.")
                 if self.code[p * NUM_STRIPS + i] < 0:
-                    return f"There is no strip over window {i + 1} any more: that window is finished."
-                return (f"Strip {i + 1} has no empty {COLOURS[self.pcol]} or joker space: while a "
+                    return f"There is no strip at position {i + 1} any more: its window is finished."
+                return (f"Strip {self.strip_name(p, i)} has no empty {COLOURS[self.pcol]} or joker space: while a "
                         f"reachable strip has a fitting empty space you must place on such a strip.")
             return (f"You have taken {_plural(self.pn, self.pcol)}: now choose the strip to place "
                     f"them on.")
         if t == "keep":
             return (f"There is no {action.args['colour']} pane on the completed strip "
-                    f"{self.ppos + 1}: keep one of its panes.")
-        return f"Strip {self.ppos + 1} is complete: first choose the pane to keep for its window."
+                    f"{self.strip_name(p, self.ppos)}: keep one of its panes.")
+        return f"Strip {self.strip_name(p, self.ppos)} is complete: first choose the pane to keep for its window."
 
     # ------------------------------------------------------------------ information
     def _strip_view(self, p: int, i: int) -> dict[str, Any] | None:
@@ -738,6 +754,9 @@ class SintraState(State):
             "bag": counts(self.bag),
             "tower": counts(self.tower),
             "pending": pending,
+            # colours the player to move could not place on any reachable strip: taking them breaks all
+            "all_break_colours": ([colours[c] for c in range(NC) if not self._can_place(self.cur, c)]
+                                  if self.phase == CHOOSE else []),
             "turn": self.turn,
             "scores": list(self.score),
             "players": players,

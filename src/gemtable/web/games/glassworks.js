@@ -4,7 +4,10 @@
 // river in two rows, one player board per row).
 // Legal actions are clickable: a satchel piece (place it / put it in
 // overflow), a river tile (gather), a lake piece (draw the rest, leaving it),
-// a colour chip (open the next column).
+// a colour chip (open the next column).  A satchel piece that could also go
+// in a pair is selected first: then its own tile places it alone, a second
+// piece of the same shape makes the pair, and the tiles the pair may go on
+// light up.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
 
@@ -31,10 +34,35 @@ function parsePiece(text) {
   return { colour: words.join(" "), shape };
 }
 
+// the satchel pieces chosen for a placement (indices), reset when the position changes
+let selection = [];
+let selectionKey = "";
+
 function piece(x, y, r, colourName, shape, ctx) {
   const path = (SHAPES[shape] || SHAPES.circle)(r);
   const c = colour(colourName);
-  return s("path", { d: path, transform: `translate(${x} ${y})`, fill: fillOf(colourName, ctx.patterns), stroke: c.stroke, "stroke-width": 1.5 });
+  // white glass on the pale tiles needs a dark outline to stand out
+  const white = String(colourName).toLowerCase() === "white";
+  return s("path", { d: path, transform: `translate(${x} ${y})`, fill: fillOf(colourName, ctx.patterns), stroke: white ? "#4d463a" : c.stroke, "stroke-width": white ? 2.2 : 1.5, "stroke-linejoin": "round" });
+}
+
+function sameColours(a, b) {
+  return a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+}
+
+// The river placements the current selection allows: {tile: entry}.
+function selectionTargets(ctx, satchel) {
+  const out = {};
+  const picked = selection.map((k) => parsePiece(satchel[k]));
+  if (picked.length === 1) {
+    const e = findLegal(ctx.legal, { type: "place", colour: picked[0].colour, shape: picked[0].shape })[0];
+    if (e) out[picked[0].shape] = e;
+  } else if (picked.length === 2) {
+    for (const e of ctx.legal) {
+      if (e.type === "place_pair" && e.json.shape === picked[0].shape && sameColours(e.json.colours, picked.map((x) => x.colour))) out[e.json.tile] = e;
+    }
+  }
+  return out;
 }
 
 function shapeIcon(x, y, r, shape) {
@@ -45,6 +73,11 @@ function hlCircle(x, y, r) { return s("circle", { class: "hl", cx: x, cy: y, r }
 
 export function render(el, ctx) {
   const v = ctx.view;
+  const key = JSON.stringify(ctx.legal.map((e) => e.id)) + "|" + v.turn + "|" + ctx.seat;
+  if (key !== selectionKey) { selection = []; selectionKey = key; }
+  const me = ctx.seat !== null && ctx.seat !== undefined ? (v.players || [])[ctx.seat] : null;
+  const targets = me && selection.length ? selectionTargets(ctx, me.satchel) : {};
+  const redraw = () => render(el, ctx);
   const players = v.players || [];
   const n = players.length;
   const narrow = (el.clientWidth || 1000) < 640;
@@ -82,8 +115,14 @@ export function render(el, ctx) {
       const { colour: c, shape } = parsePiece(pc);
       g.appendChild(piece(x + 24 + (k % per) * step, y + 62 + Math.floor(k / per) * (many ? 27 : 36), r, c, shape, ctx));
     });
-    const gather = findLegal(ctx.legal, { type: "gather", tile: t.tile })[0];
-    if (gather) {
+    const gather = selection.length ? null : findLegal(ctx.legal, { type: "gather", tile: t.tile })[0];
+    const put = targets[t.tile];
+    if (put) {
+      g.appendChild(s("rect", { class: "hl", x: x - 3, y: y - 3, width: tw + 6, height: th + 6, rx: 16 }));
+      g.appendChild(s("text", { x: x + tw / 2, y: y + th - 24, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#2c5e2a", text: selection.length === 2 ? "place the pair here" : "place it here" }));
+      g.classList.add("gw-target");
+      svg.appendChild(clickable(g, put, (e) => { selection = []; ctx.act(e); }));
+    } else if (gather) {
       g.appendChild(s("rect", { class: "hl", x: x - 3, y: y - 3, width: tw + 6, height: th + 6, rx: 16 }));
       svg.appendChild(clickable(g, gather, ctx.act));
     } else svg.appendChild(g);
@@ -110,7 +149,7 @@ export function render(el, ctx) {
   players.forEach((pl, p) => {
     const x = left + (p % cols) * (pw + 8);
     const y = top + Math.floor(p / cols) * (ph + 10);
-    svg.appendChild(works(x, y, pw, ph, pl, p, v, ctx));
+    svg.appendChild(works(x, y, pw, ph, pl, p, v, ctx, redraw));
   });
   el.replaceChildren(svg);
 }
@@ -121,7 +160,7 @@ function labelLines(name) {
   return words.length > 1 ? [words.slice(0, -1).join(" "), words[words.length - 1]] : [name];
 }
 
-function works(x, y, w, hgt, pl, p, v, ctx) {
+function works(x, y, w, hgt, pl, p, v, ctx, redraw) {
   const g = s("g", { class: "works", "data-seat": p, transform: `translate(${x} ${y})` });
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
@@ -133,16 +172,57 @@ function works(x, y, w, hgt, pl, p, v, ctx) {
   g.appendChild(s("text", { x: w - 14, y: 46, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: Object.entries(parts).map(([k, x]) => `${k} ${x}`).join(" · ") }));
   // satchel
   g.appendChild(s("text", { x: 14, y: 52, "font-size": 11.5, fill: "#7a7268", text: `satchel (${pl.satchel.length})` }));
+  const pairs = mine ? ctx.legal.filter((e) => e.type === "place_pair") : [];
+  const pairsOf = (pc) => pairs.filter((e) => e.json.shape === pc.shape && e.json.colours.includes(pc.colour));
+  const first = selection.length === 1 ? parsePiece(pl.satchel[selection[0]]) : null;
   pl.satchel.forEach((pc, k) => {
     const { colour: c, shape } = parsePiece(pc);
     const px = 24 + k * 34, py = 74;
     const pg = s("g", {}, [s("circle", { cx: px, cy: py, r: 16, fill: "transparent" }), piece(px, py, 13, c, shape, ctx)]);
+    if (mine && pairsOf({ colour: c, shape }).length) {
+      // could go alone or in a pair: select it, then choose the partner and/or the tile
+      const selected = selection.includes(k);
+      const partner = first && !selected && shape === first.shape &&
+        pairs.some((e) => e.json.shape === shape && sameColours(e.json.colours, [first.colour, c]));
+      pg.classList.add("act", "gw-select");
+      pg.setAttribute("tabindex", "0");
+      pg.setAttribute("role", "button");
+      pg.setAttribute("data-select", String(k));
+      if (selected) pg.setAttribute("data-selected", "1");
+      const tip = selected ? `${pc}: selected (click again to put it back)` : partner ? `pair the ${first.colour} ${first.shape} with this ${pc}` : `select the ${pc} (alone on its tile, or pair it with another ${shape})`;
+      pg.setAttribute("aria-label", tip);
+      pg.appendChild(s("title", { text: tip }));
+      if (selected) pg.appendChild(s("circle", { cx: px, cy: py, r: 17.5, fill: "none", stroke: "#1b5e20", "stroke-width": 3, "stroke-dasharray": "5 3" }));
+      else pg.appendChild(hlCircle(px, py, 17));
+      const fn = () => {
+        if (selected) selection = selection.filter((i) => i !== k);
+        else if (partner) selection = [selection[0], k];
+        else selection = [k];
+        redraw();
+      };
+      pg.addEventListener("click", (e) => { e.stopPropagation(); fn(); });
+      pg.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } });
+      g.appendChild(pg);
+      return;
+    }
     const act = mine ? (findLegal(ctx.legal, { type: "place", colour: c, shape })[0] || findLegal(ctx.legal, { type: "overflow", colour: c, shape })[0]) : null;
     if (act) {
       pg.appendChild(hlCircle(px, py, 17));
       g.appendChild(clickable(pg, act, ctx.act));
     } else g.appendChild(pg);
   });
+
+  if (mine && selection.length) {
+    const hint = selection.length === 2 ? "pair chosen: click a lit river tile" : `click its ${first ? first.shape : ""} tile, or a second ${first ? first.shape : "piece"} to pair it`;
+    const hx = 24 + pl.satchel.length * 34 + 4;
+    g.appendChild(s("text", { class: "gw-hint", x: hx, y: 70, "font-size": 11, fill: "#1b5e20", text: hint }));
+    const cancel = s("g", { class: "act gw-cancel", tabindex: 0, role: "button" }, [
+      s("rect", { x: hx, y: 76, width: 56, height: 18, rx: 9, fill: "#666" }),
+      s("text", { x: hx + 28, y: 89, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#fff", text: "cancel" }),
+    ]);
+    cancel.addEventListener("click", (e) => { e.stopPropagation(); selection = []; redraw(); });
+    g.appendChild(cancel);
+  }
 
   // the glassworks: columns (colour and height) over the value grid, each row's points
   // on its right, the row track under the columns and the rarity chart beside them
@@ -163,7 +243,7 @@ function works(x, y, w, hgt, pl, p, v, ctx) {
       const yy = gy0 + (nrow - 1 - k) * pitch;
       const val = v.values && v.values[i] ? v.values[i][k] : "";
       const filled = col.colour && k < col.height;
-      g.appendChild(s("rect", { x: cx, y: yy, width: cw - 6, height: 22, rx: 3, fill: filled ? fillOf(col.colour, ctx.patterns) : "#e2d7c1", stroke: filled ? colour(col.colour).stroke : "#c3b594" }));
+      g.appendChild(s("rect", { x: cx, y: yy, width: cw - 6, height: 22, rx: 3, fill: filled ? fillOf(col.colour, ctx.patterns) : "#e2d7c1", stroke: filled ? (col.colour === "white" ? "#4d463a" : colour(col.colour).stroke) : "#c3b594", "stroke-width": filled && col.colour === "white" ? 1.6 : 1 }));
       g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: yy + 15, "text-anchor": "middle", "font-size": 11, fill: filled ? colour(col.colour).ink : "#9a8a6a", text: val }));
     }
     labelLines(col.colour || "—").forEach((line, j) => g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: gy0 + nrow * pitch + 8 + j * 10, "text-anchor": "middle", "font-size": small ? 8 : 9.5, fill: "#7a7268", text: line })));

@@ -261,19 +261,23 @@ function layoutOf(v) {
 // ---------------------------------------------------------------------------
 // areas
 // ---------------------------------------------------------------------------
-function drawSea(svg, x0, y0, v, L, ctx) {
+function drawSea(svg, x0, y0, v, L, ctx, W = 1000) {
   const sea = L.lay.sea;
   const g = s("g", { id: "mf-sea" });
   const n = sea.points.length;
-  const cw = (990 - x0) / n;
-  g.appendChild(s("rect", { x: 10, y: y0 - 4, width: 980, height: 64, rx: 10, fill: "#2b5f86", stroke: "#173a55", "stroke-width": 1.5 }));
+  const rows = W < 700 ? 2 : 1;  // a narrow (phone) board: the track on two rows
+  const per = Math.ceil(n / rows);
+  const cw = (W - 10 - x0) / per;
+  g.appendChild(s("rect", { x: 10, y: y0 - 4, width: W - 20, height: 64 + (rows - 1) * 62, rx: 10, fill: "#2b5f86", stroke: "#173a55", "stroke-width": 1.5 }));
   g.appendChild(s("path", { d: `M16 ${y0 + 48} q5 -5 10 0 t10 0 t10 0 t10 0 t10 0`, fill: "none", stroke: "#9cc7e6", "stroke-width": 1.4 }));
   g.appendChild(s("text", { x: 16, y: y0 + 18, "font-size": 13.5, "font-weight": 700, fill: "#fff", text: "Sea" }));
   g.appendChild(s("text", { x: 16, y: y0 + 34, "font-size": 9.5, fill: "#cfe4f3", text: "track" }));
   const extra = new Set(sea.extra_card_positions);
   const ships = v.ships || [];
+  const seaTop = y0;
   for (let i = 0; i < n; i++) {
-    const x = x0 + i * cw;
+    const x = x0 + (i % per) * cw;
+    y0 = seaTop + Math.floor(i / per) * 62;
     const cell = s("g", { class: "mf-sea-space", "data-pos": i });
     cell.appendChild(s("rect", { x: x + 1.5, y: y0, width: cw - 3, height: 56, rx: 6, fill: i === 0 ? "#e6dfcf" : "#d9ebf6", stroke: "#173a55", "stroke-width": 1 }));
     cell.appendChild(s("text", { x: x + 5, y: y0 + 11, "font-size": 9, fill: "#4a6070", text: i === 0 ? "start" : i }));
@@ -486,14 +490,38 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   svg.appendChild(g);
 }
 
-function drawSeats(svg, y, v, L, ctx) {
+// Lay a seat's facts out in the panel width: one line if it fits, else two
+// (below the name), else the short wording; the width of a character is
+// estimated from the font size (the board is drawn before it is measured).
+function seatLines(long, short, width) {
+  const fits = (text, size) => text.length * size * 0.56 <= width;
+  const split = (bits) => {
+    for (let k = 1; k < bits.length; k++) {
+      const a = bits.slice(0, k).join(" · "), b = bits.slice(k).join(" · ");
+      if (a.length >= b.length || k === bits.length - 1) return [a, b];
+    }
+    return [bits.join(" · "), ""];
+  };
+  for (const bits of [long, short]) {
+    if (fits(bits.join(" · "), 10.5)) return [{ y: 49, size: 10.5, text: bits.join(" · ") }];
+    const [a, b] = split(bits);
+    if (fits(a, 10) && fits(b, 10)) return [{ y: 39, size: 10, text: a }, { y: 52, size: 10, text: b }];
+  }
+  const [a, b] = split(short);
+  const size = Math.max(7, Math.min(10, width / (0.56 * Math.max(a.length, b.length))));
+  return [{ y: 39, size, text: a }, { y: 52, size, text: b }];
+}
+
+function drawSeats(svg, y0, v, L, ctx, W = 1000, perRow = 0) {
   const n = v.players;
+  const per = perRow || n;
   const names = ctx.names || [];
-  const gap = 8, pw = (980 - gap * (n - 1)) / n, ph = 58;
+  const gap = 8, pw = (W - 20 - gap * (per - 1)) / per, ph = 58;
   const shown = (ctx.result && ctx.result.scores) || v.final_scores || v.scores || [];
   const houses = L.byArea.houses;
   for (let p = 0; p < n; p++) {
-    const x = 10 + p * (pw + gap);
+    const x = 10 + (p % per) * (pw + gap);
+    const y = y0 + Math.floor(p / per) * (ph + gap);
     const moving = (ctx.toMove || []).includes(p);
     const mine = ctx.seat === p;
     const g = s("g", { class: "mf-seat", "data-seat": p });
@@ -506,20 +534,22 @@ function drawSeats(svg, y, v, L, ctx) {
     const over = !!v.final_scores || !!(ctx.result && ctx.result.scores);
     g.appendChild(s("text", { x: x + pw - 10, y: y + 26, "text-anchor": "end", "font-size": 22, "font-weight": 800, fill: "#5a4520", text: shown[p] ?? 0 }));
     const distinct = new Set(houses.filter((e) => L.owner(e.id) === p).map((e) => e.value)).size;
-    const wide = pw >= 300;
-    const bits = wide ? [
+    const long = [
       `diamonds ${v.diamonds?.[p] ?? 0} (+${v.set_aside?.[p] ?? 0} set aside)`,
       `ship at ${v.ships?.[p] ?? 0}`,
       `hand ${v.hand_sizes?.[p] ?? 0}${v.picked?.[p] ? " (picked)" : ""}`,
       `house values ${distinct}`,
-    ] : [
+    ];
+    const short = [
       `◆ ${v.diamonds?.[p] ?? 0}+${v.set_aside?.[p] ?? 0}`,
       `ship ${v.ships?.[p] ?? 0}`,
       `hand ${v.hand_sizes?.[p] ?? 0}${v.picked?.[p] ? "✓" : ""}`,
+      `houses ${distinct}`,
     ];
-    if (bonus && !over) bits.push(wide ? `+${bonus} bonus at the end` : `+${bonus} bonus`);
-    if (over && wide) bits.push("final score");
-    g.appendChild(s("text", { x: x + 10, y: y + 49, "font-size": wide ? 10.5 : 10, fill: "#5a5046", text: bits.join(" · ") }));
+    if (bonus && !over) { long.push(`+${bonus} bonus at the end`); short.push(`+${bonus} bonus`); }
+    if (over) { long.push("final score"); short.push("final"); }
+    // the longest wording that fits the panel in one or two lines (never cut off)
+    for (const line of seatLines(long, short, pw - 18)) g.appendChild(s("text", { class: "mf-seat-info", x: x + 10, y: y + line.y, "font-size": line.size, fill: "#5a5046", text: line.text }));
     const t = s("title", { text: `${names[p] || `Seat ${p + 1}`}: ${v.diamonds?.[p] ?? 0} diamonds in supply, ${v.set_aside?.[p] ?? 0} set aside; ship on sea space ${v.ships?.[p] ?? 0}; ${v.hand_sizes?.[p] ?? 0} cards in hand${v.picked?.[p] ? " (picked)" : ""}; ${distinct} different house values` });
     g.appendChild(t);
     svg.appendChild(g);
@@ -539,21 +569,39 @@ export function render(el, ctx) {
   const v = ctx.view;
   const L = layoutOf(v);
   const display = v.display || [];
-  const dW = 60, dH = 84, dStep = 65, perRow = 15;
+  // a narrow screen (phone) gets a portrait layout: the areas one under another,
+  // the sea on two rows, two seats a row, the hand under the card in play
+  const narrow = (el.clientWidth || 1000) < 640;
+  const W = narrow ? 500 : 1000;
+  const dW = 60, dH = 84, dStep = 65, perRow = narrow ? 7 : 15;
   const dRows = Math.max(1, Math.ceil(display.length / perRow));
-
-  const seaY = 12, topY = 84, midY = 310, seatsY = 540, cardsY = 612, dispY = 778;
+  const seatRows = narrow ? Math.ceil(v.players / 2) : 1;
+  const seaY = 12, topY = narrow ? 146 : 84, midY = narrow ? 594 : 310;
+  const seatsY = narrow ? 824 + 230 : 540;
+  const cardsY = seatsY + seatRows * 66 + 6;
+  const handY = narrow ? cardsY + 152 : cardsY, hx0 = narrow ? 12 : 292;
+  const hW = narrow ? 76 : 90, hH = narrow ? 104 : 124, hStep = narrow ? 80 : 98;
+  const dispY = narrow ? handY + hH + 36 : cardsY + 166;
   const height = dispY + 14 + dRows * (dH + 8) + 6;
-  const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "millefiori-board", role: "img", "aria-label": "Mille Fiori table" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "millefiori-board", role: "img", "aria-label": "Mille Fiori table" });
   svg.appendChild(patternDefs("cb"));
 
-  drawSea(svg, 58, seaY, v, L, ctx);
-  drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
-  drawHouses(svg, 504, topY, 486, 216, v, L, ctx);
-  drawPyramid(svg, 10, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
-  drawPyramid(svg, 256, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
-  drawTrade(svg, 504, midY, 486, 222, v, L, ctx);
-  drawSeats(svg, seatsY, v, L, ctx);
+  drawSea(svg, 58, seaY, v, L, ctx, W);
+  if (narrow) {
+    drawWorkshops(svg, 7, topY, 486, 216, v, L, ctx);
+    drawHouses(svg, 7, topY + 224, 486, 216, v, L, ctx);
+    drawPyramid(svg, 7, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
+    drawPyramid(svg, 253, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
+    drawTrade(svg, 7, midY + 230, 486, 222, v, L, ctx);
+    drawSeats(svg, seatsY, v, L, ctx, W, 2);
+  } else {
+    drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
+    drawHouses(svg, 504, topY, 486, 216, v, L, ctx);
+    drawPyramid(svg, 10, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
+    drawPyramid(svg, 256, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
+    drawTrade(svg, 504, midY, 486, 222, v, L, ctx);
+    drawSeats(svg, seatsY, v, L, ctx);
+  }
 
   // the card in play and what to do with it
   const play = s("g", { id: "mf-play" });
@@ -574,19 +622,18 @@ export function render(el, ctx) {
   svg.appendChild(play);
 
   // your hand (picks)
-  const hx0 = 292;
   if (v.hand) {
     const hand = s("g", { id: "mf-hand" });
-    hand.appendChild(s("text", { x: hx0, y: cardsY + 10, "font-size": 12.5, fill: "#e8e2d2", text: "your hand" + (v.pick ? " · your pick is set aside until you play it" : "") }));
+    hand.appendChild(s("text", { x: hx0, y: handY + 10, "font-size": 12.5, fill: "#e8e2d2", text: "your hand" + (v.pick ? " · your pick is set aside until you play it" : "") }));
     const cards = v.pick ? [...v.hand, v.pick] : v.hand;
     cards.forEach((card, k) => {
-      const x = hx0 + k * 98, yy = cardsY + 18;
+      const x = hx0 + k * hStep, yy = handY + 18;
       const isPick = v.pick && k === cards.length - 1;
       const pick = findLegal(ctx.legal, { type: "pick", card })[0];
-      const cg = cardFace(x, yy, 90, 124, card, L, ctx, { note: isPick ? "picked" : "" });
-      if (isPick) cg.appendChild(s("rect", { x: x - 3, y: yy - 3, width: 96, height: 130, rx: 9, fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "5 3" }));
+      const cg = cardFace(x, yy, hW, hH, card, L, ctx, { note: isPick ? "picked" : "" });
+      if (isPick) cg.appendChild(s("rect", { x: x - 3, y: yy - 3, width: hW + 6, height: hH + 6, rx: 9, fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "5 3" }));
       if (pick) {
-        cg.appendChild(s("rect", { class: "hl", x: x - 2, y: yy - 2, width: 94, height: 128, rx: 8 }));
+        cg.appendChild(s("rect", { class: "hl", x: x - 2, y: yy - 2, width: hW + 4, height: hH + 4, rx: 8 }));
         hand.appendChild(clickable(cg, pick, ctx.act));
       } else hand.appendChild(cg);
     });
@@ -594,7 +641,7 @@ export function render(el, ctx) {
   }
 
   // round information
-  const ix = 790;
+  const ix = narrow ? 300 : 790;
   const info = [
     `round ${v.round} · pass ${Math.min((v.plays_done ?? 0) + 1, v.plays_per_round ?? 1)} of ${v.plays_per_round ?? "?"}`,
     `${v.draft} draft`,

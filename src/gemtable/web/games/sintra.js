@@ -15,18 +15,27 @@ function pane(x, y, w, c, ctx, opts = {}) {
   });
 }
 
-function groupedPanes(x, y, counts, ctx, take, size = 16) {
-  // draw the panes of each colour in a little cluster; clickable per colour
+function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025") {
+  // draw the panes of each colour in a little cluster; clickable per colour.
+  // A colour none of whose panes the mover could place (all would break) gets a red warning mark.
+  const allBreak = new Set(ctx.view.all_break_colours || []);
   const g = s("g");
   let i = 0;
   for (const [c, n] of Object.entries(counts)) {
     if (!n) continue;
     const cg = s("g", { "data-colour": c });
     for (let k = 0; k < n; k++) cg.appendChild(pane(x + i * (size + 3), y + k * 5, size, c, ctx));
-    cg.appendChild(s("text", { x: x + i * (size + 3) + size / 2, y: y + size + (n - 1) * 5 + 13, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#3a3025", text: `${n}` }));
+    cg.appendChild(s("text", { x: x + i * (size + 3) + size / 2, y: y + size + (n - 1) * 5 + 13, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: ink, text: `${n}` }));
     const act = take(c);
     if (act) {
       cg.appendChild(s("rect", { class: "hl", x: x + i * (size + 3) - 3, y: y - 3, width: size + 6, height: size + 6 + (n - 1) * 5, rx: 4 }));
+      if (allBreak.has(c)) {
+        const bx = x + i * (size + 3) + size, by = y - 2;
+        cg.appendChild(s("g", { class: "si-all-break" }, [
+          s("circle", { cx: bx, cy: by, r: 6.5, fill: "#c62828", stroke: "#fff", "stroke-width": 1.2 }),
+          s("path", { d: `M${bx - 2.8} ${by - 2.8} L${bx + 2.8} ${by + 2.8} M${bx + 2.8} ${by - 2.8} L${bx - 2.8} ${by + 2.8}`, stroke: "#fff", "stroke-width": 1.8, "stroke-linecap": "round" }),
+        ]));
+      }
       g.appendChild(clickable(cg, act, ctx.act));
     } else g.appendChild(cg);
     i++;
@@ -38,19 +47,42 @@ export function render(el, ctx) {
   const v = ctx.view;
   const players = v.players || [];
   const n = players.length;
-  const cols = n <= 2 ? n : 2;
+  // a narrow screen (phone) gets a portrait layout: factories wrapped, one palace per row
+  const narrow = (el.clientWidth || 1000) < 640;
+  const W = narrow ? 500 : 1000;
+  const cols = narrow ? 1 : (n <= 2 ? n : 2);
   const boardW = 490, boardH = 420;
-  const top = 190;
+  const nf = v.factories.length;
+  let lay;
+  if (narrow) {
+    const perRow = nf <= 5 ? nf : Math.ceil(nf / 2);
+    const fr = Math.min(46, (W - 20) / perRow / 2 - 6);
+    const rows = Math.ceil(nf / perRow);
+    const centreY = 14 + rows * (fr * 2 + 28) + 2;
+    const infoY = centreY + 96 + 26;
+    lay = {
+      fr, fcx: (i) => 10 + fr + (i % perRow) * (fr * 2 + 12), fcy: (i) => 14 + fr + Math.floor(i / perRow) * (fr * 2 + 28),
+      cx: 10, cy: centreY, cw: 300, ch: 96, retX: 320, retY: centreY + 34, retW: 170,
+      infoY, bagX: 20, bagY: infoY + 24, top: infoY + 40,
+    };
+  } else {
+    const fr = Math.min(52, 760 / nf / 2 - 6);
+    lay = {
+      fr, fcx: (i) => 20 + fr + i * (fr * 2 + 12), fcy: () => 70,
+      cx: 790, cy: 14, cw: 200, ch: 112, retX: 790, retY: 138, retW: 200,
+      infoY: 160, bagX: 340, bagY: 162, top: 190,
+    };
+  }
+  const top = lay.top;
   const height = top + Math.ceil(n / cols) * (boardH + 12) + 10;
-  const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "sintra-board", role: "img", "aria-label": "Sintra table" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "sintra-board", role: "img", "aria-label": "Sintra table" });
   svg.appendChild(patternDefs("cb"));
 
   // factories
   const f = s("g", { id: "si-factories" });
-  const nf = v.factories.length;
-  const fr = Math.min(52, 760 / nf / 2 - 6);
+  const fr = lay.fr;
   v.factories.forEach((fac, i) => {
-    const cx = 20 + fr + i * (fr * 2 + 12), cy = 70;
+    const cx = lay.fcx(i), cy = lay.fcy(i);
     f.appendChild(s("circle", { cx, cy, r: fr, fill: "#efe6d4", stroke: "#8a7b5c", "stroke-width": 2 }));
     f.appendChild(s("text", { x: cx, y: cy + fr + 16, "text-anchor": "middle", "font-size": 12, fill: "#e8e2d2", text: `factory ${i + 1}` }));
     const cnt = Object.values(fac).reduce((a, b) => a + b, 0);
@@ -62,41 +94,58 @@ export function render(el, ctx) {
   svg.appendChild(f);
 
   // centre
-  const cx0 = 790;
+  const cx0 = lay.cx, cy0 = lay.cy;
   const centre = s("g", { id: "si-centre" });
-  centre.appendChild(s("rect", { x: cx0, y: 14, width: 200, height: 112, rx: 14, fill: "#ffffff14", stroke: "#ffffff55" }));
-  centre.appendChild(s("text", { x: cx0 + 10, y: 32, "font-size": 13, fill: "#e8e2d2", text: "centre" + (v.start_marker_in_centre ? " · start marker" : "") }));
-  centre.appendChild(groupedPanes(cx0 + 12, 44, v.centre, ctx, (c) => findLegal(ctx.legal, { type: "take_centre", colour: c })[0], 20));
+  centre.appendChild(s("rect", { x: cx0, y: cy0, width: lay.cw, height: lay.ch, rx: 14, fill: "#ffffff14", stroke: "#ffffff55" }));
+  centre.appendChild(s("text", { x: cx0 + 10, y: cy0 + 18, "font-size": 13, fill: "#e8e2d2", text: "centre" + (v.start_marker_in_centre ? " · start marker" : "") }));
+  centre.appendChild(groupedPanes(cx0 + 12, cy0 + 30, v.centre, ctx, (c) => findLegal(ctx.legal, { type: "take_centre", colour: c })[0], 20, "#f4efe2"));
   svg.appendChild(centre);
 
   // round track, bag and tower
   const info = s("g", { id: "si-rounds" });
-  info.appendChild(s("text", { x: 20, y: 160, "font-size": 13, fill: "#e8e2d2", text: `round ${v.round} of ${v.rounds}` }));
+  const iy = lay.infoY;
+  info.appendChild(s("text", { x: 20, y: iy, "font-size": 13, fill: "#e8e2d2", text: `round ${v.round} of ${v.rounds}` }));
   (v.round_indicator || []).forEach((c, i) => {
     const x = 130 + i * 30;
-    info.appendChild(pane(x, 146, 20, c, ctx, { faded: i + 1 < v.round }));
-    if (i + 1 === v.round) info.appendChild(s("rect", { x: x - 3, y: 143, width: 26, height: 26, rx: 4, fill: "none", stroke: "#ffd24a", "stroke-width": 2.5 }));
+    info.appendChild(pane(x, iy - 14, 20, c, ctx, { faded: i + 1 < v.round }));
+    if (i + 1 === v.round) info.appendChild(s("rect", { x: x - 3, y: iy - 17, width: 26, height: 26, rx: 4, fill: "none", stroke: "#ffd24a", "stroke-width": 2.5 }));
   });
   const bagTotal = Object.values(v.bag || {}).reduce((a, b) => a + b, 0);
   const towerTotal = Object.values(v.tower || {}).reduce((a, b) => a + b, 0);
-  info.appendChild(s("text", { x: 340, y: 162, "font-size": 13, fill: "#e8e2d2", text: `bag ${bagTotal} · tower ${towerTotal} · palace side ${v.palace_side}` }));
+  info.appendChild(s("text", { x: lay.bagX, y: lay.bagY, "font-size": 13, fill: "#e8e2d2", text: `bag ${bagTotal} · tower ${towerTotal} · palace side ${v.palace_side}` }));
   const ret = findLegal(ctx.legal, { type: "return_glazier" })[0];
   if (ret) {
+    const rx = lay.retX, ry = lay.retY, rw = lay.retW;
     const b = s("g", {}, [
-      s("rect", { x: cx0, y: 138, width: 200, height: 30, rx: 15, fill: "#2f6f8b", stroke: "#0005" }),
-      s("rect", { class: "hl", x: cx0 - 2, y: 136, width: 204, height: 34, rx: 17 }),
-      s("text", { x: cx0 + 100, y: 158, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff", text: "return the glazier" }),
+      s("rect", { x: rx, y: ry, width: rw, height: 30, rx: 15, fill: "#2f6f8b", stroke: "#0005" }),
+      s("rect", { class: "hl", x: rx - 2, y: ry - 2, width: rw + 4, height: 34, rx: 17 }),
+      s("text", { x: rx + rw / 2, y: ry + 20, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff", text: "return the glazier" }),
     ]);
     svg.appendChild(clickable(b, ret, ctx.act));
   }
   svg.appendChild(info);
 
   players.forEach((pl, p) => {
-    const x = 6 + (p % cols) * (boardW + 8);
+    const x = (W - (cols * boardW + (cols - 1) * 8)) / 2 + (p % cols) * (boardW + 8);
     const y = top + Math.floor(p / cols) * (boardH + 12);
     svg.appendChild(palace(x, y, boardW, boardH, pl, p, v, ctx));
   });
   el.replaceChildren(svg);
+}
+
+// An empty strip space: a light tint of its colour with the colour's texture, and a
+// solid mark of the colour in the middle, so pale colours (white, yellow, orange, pink)
+// stay apart even without the colour-blind option.  Joker spaces show a star.
+function emptySpace(x, y, space, ctx) {
+  const g = s("g", { class: "si-space", "data-space": space });
+  if (space === "joker") {
+    g.appendChild(s("text", { x: x + 16, y: y + 20, "text-anchor": "middle", "font-size": 16, fill: "#8a7b5c", text: "\u2731" }));
+    return g;
+  }
+  const c = colour(space);
+  g.appendChild(s("rect", { x: x + 2, y: y + 2, width: 28, height: 24, rx: 2, fill: fillOf(space, true), opacity: 0.3 }));
+  g.appendChild(s("rect", { x: x + 10, y: y + 8, width: 12, height: 12, rx: 2, fill: fillOf(space, ctx.patterns), stroke: c.stroke, "stroke-width": 1.2, transform: `rotate(45 ${x + 16} ${y + 14})` }));
+  return g;
 }
 
 function palace(x, y, w, hgt, pl, p, v, ctx) {
@@ -121,7 +170,7 @@ function palace(x, y, w, hgt, pl, p, v, ctx) {
       const yy = sy + k * sp;
       const c = colour(sp0.space);
       col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: "#fff", stroke: c.stroke, "stroke-width": 1, "stroke-dasharray": "3 2" }));
-      col.appendChild(s("rect", { x: cx + 6, y: yy + 2, width: 28, height: 24, rx: 2, fill: fillOf(sp0.space, ctx.patterns), opacity: 0.22 }));
+      if (!sp0.pane) col.appendChild(emptySpace(cx + 4, yy, sp0.space, ctx));
       if (sp0.pane) {
         col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: fillOf(sp0.pane, ctx.patterns), stroke: "#2a2520", "stroke-width": 1.6 }));
         col.appendChild(s("path", { d: `M${cx + 9} ${yy + 20} L${cx + 19} ${yy + 5}`, stroke: sp0.pane === "white" ? "#9aa7b0" : "#ffffffaa", "stroke-width": 2.2, "stroke-linecap": "round" }));

@@ -36,13 +36,13 @@ function gemShape(x, y, r, c, ctx) {
   });
 }
 
-function costPips(x, y, cost, ctx, r = 10, dir = -1) {
+function costPips(x, y, cost, ctx, r = 10, dir = -1, gap = 3) {
   const g = s("g");
   let i = 0;
   for (const c of COLS) {
     const n = cost[c];
     if (!n) continue;
-    const cy = y + dir * i * (r * 2 + 3);
+    const cy = y + dir * i * (r * 2 + gap);
     const col = colour(c);
     g.appendChild(s("circle", { cx: x, cy, r, fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 1.5 }));
     if (ctx.patterns) g.appendChild(s("circle", { cx: x, cy, r: r * 0.62, fill: "#fffdf8" }));
@@ -52,16 +52,39 @@ function costPips(x, y, cost, ctx, r = 10, dir = -1) {
   return g;
 }
 
-function cardFace(x, y, w, hgt, card, ctx) {
+// pipR: the cost pips' radius (reserved thumbnails keep them as large as readable)
+// cost pips two to a row, from the bottom left (small cards)
+function costGrid(x, y, cost, ctx, r) {
+  const g = s("g");
+  COLS.filter((c) => cost[c]).forEach((c, i) => {
+    const cx = x + (i % 2) * (r * 2 + 3), cy = y - Math.floor(i / 2) * (r * 2 + 3);
+    const col = colour(c);
+    g.appendChild(s("circle", { cx, cy, r, fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 1.2 }));
+    if (ctx.patterns) g.appendChild(s("circle", { cx, cy, r: r * 0.66, fill: "#fffdf8" }));
+    g.appendChild(s("text", { x: cx, y: cy + r * 0.42, "text-anchor": "middle", "font-size": r * 1.25, "font-weight": 700, fill: ctx.patterns ? "#111" : col.ink, stroke: !ctx.patterns && col.ink === "#fff" ? "#0008" : "none", "stroke-width": 0.4, text: cost[c] }));
+  });
+  return g;
+}
+
+function cardFace(x, y, w, hgt, card, ctx, pipR = null) {
   const g = s("g", { class: "card", "data-card": card.id, transform: `translate(${x} ${y})` });
   const col = colour(card.bonus);
   g.appendChild(s("rect", { width: w, height: hgt, rx: 8, fill: "#fbf7ee", stroke: "#8b8172", "stroke-width": 1.5 }));
   g.appendChild(s("path", { d: `M0 8 Q0 0 8 0 H${w - 8} Q${w} 0 ${w} 8 V${hgt * 0.24} H0 Z`, fill: gemFill(card.bonus, ctx), stroke: col.stroke, "stroke-width": 1 }));
   if (card.points) g.appendChild(s("text", { x: 9, y: hgt * 0.2, "font-size": hgt * 0.17, "font-weight": 800, fill: col.ink, stroke: col.ink === "#fff" ? "#0006" : "none", "stroke-width": 0.6, text: card.points }));
   g.appendChild(gemShape(w - hgt * 0.13, hgt * 0.12, hgt * 0.085, card.bonus, ctx));
-  g.appendChild(costPips(hgt * 0.1 + 2, hgt - hgt * 0.1 - 2, card.cost, ctx, hgt * 0.068));
+  if (pipR) g.appendChild(costGrid(pipR + 4, hgt - pipR - 4, card.cost, ctx, pipR));
+  else g.appendChild(costPips(hgt * 0.1 + 2, hgt - hgt * 0.1 - 2, card.cost, ctx, hgt * 0.068));
+  g.appendChild(s("title", { text: cardLabel(card) }));
   return g;
 }
+
+function cardLabel(card) {
+  const cost = COLS.filter((c) => card.cost[c]).map((c) => `${card.cost[c]} ${c}`).join(", ");
+  return `L${card.level} ${card.bonus}` + (card.points ? ` ${card.points}pt` : "") + ` (${cost || "free"})`;
+}
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function cardBack(x, y, w, hgt, level, label) {
   const g = s("g", { transform: `translate(${x} ${y})` });
@@ -103,9 +126,10 @@ function cardActions(g, x, y, w, hgt, card, ctx) {
   const res = findLegal(ctx.legal, { type: "reserve", card: card.id })[0];
   if (!buy && !res) return;
   g.appendChild(s("rect", { x: x - 3, y: y - 3, width: w + 6, height: hgt + 6, rx: 10, fill: "none", stroke: buy ? "#ffd24a" : "#ffffff77", "stroke-width": buy ? 3 : 1.5 }));
-  const pw = (w - 12) / 2;
-  if (buy) g.appendChild(clickable(pill(x + w - pw - 4, y + hgt - 26, pw, "Buy", "#2f8a4f"), buy, ctx.act));
-  if (res) g.appendChild(clickable(pill(x + (buy ? 4 : w - pw - 4), y + hgt - 26, pw, "Reserve", "#b06a12"), res, ctx.act));
+  // stacked in the right part of the card, clear of the cost pips down its left edge
+  const pw = w - 36, px = x + w - pw - 5;
+  if (buy) g.appendChild(clickable(pill(px, y + hgt - 26, pw, "Buy", "#2f8a4f"), buy, ctx.act));
+  if (res) g.appendChild(clickable(pill(px, y + hgt - (buy ? 52 : 26), pw, "Reserve", "#b06a12"), res, ctx.act));
 }
 
 function takeHandler(c, ctx, redraw) {
@@ -133,9 +157,17 @@ export function render(el, ctx) {
   const key = JSON.stringify(ctx.legal.map((e) => e.id)) + "|" + v.turn + "|" + ctx.seat;
   if (key !== selectionKey) { selection = []; selectionKey = key; }
   const n = v.players;
-  const seatH = 178;
-  const height = Math.max(640, 12 + n * (seatH + 8));
-  const svg = s("svg", { viewBox: `0 0 1000 ${height}`, class: "splendor-board", role: "img", "aria-label": "Splendor table" });
+  // a narrow screen (phone) gets a portrait layout: the seats under the table,
+  // each as wide as the table with its reserved cards at full size
+  const narrow = (el.clientWidth || 1000) < 640;
+  // a seat panel grows a bottom row only once it holds reserved cards or nobles
+  const seatHs = v.seats.map((st) => (st.reserved.length || st.nobles.length ? (narrow ? 206 : 254) : 148));
+  const seatYs = seatHs.map((_, p) => seatHs.slice(0, p).reduce((a, b) => a + b + 8, 0));
+  const seatsH = seatHs.reduce((a, b) => a + b + 8, 0);
+  const W = narrow ? 610 : 1000;
+  const seatsTop = narrow ? 600 : 8;
+  const height = narrow ? seatsTop + seatsH + 4 : Math.max(640, 12 + seatsH);
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "splendor-board", role: "img", "aria-label": "Splendor table" });
   svg.appendChild(patternDefs("cb"));
   const redraw = () => render(el, ctx);
 
@@ -168,7 +200,7 @@ export function render(el, ctx) {
     rows.appendChild(back);
     const blind = findLegal(ctx.legal, { type: "reserve_blind", level })[0];
     if (blind) {
-      const g = s("g", {}, [pill(16, y + ch - 26, 74, "Reserve", "#b06a12")]);
+      const g = s("g", {}, [pill(16, y + ch - 54, 74, "Reserve", "#b06a12")]);
       rows.appendChild(clickable(g, blind, ctx.act));
     }
     (v.board[level - 1] || []).forEach((card, i) => {
@@ -220,7 +252,9 @@ export function render(el, ctx) {
 
   // seats
   const seats = s("g", { id: "sp-seats" });
-  v.seats.forEach((st, p) => seats.appendChild(seatPanel(628, 8 + p * (seatH + 8), 364, seatH, st, p, v, ctx)));
+  v.seats.forEach((st, p) => seats.appendChild(narrow
+    ? seatPanel(10, seatsTop + seatYs[p], 590, seatHs[p], st, p, v, ctx)
+    : seatPanel(628, 8 + seatYs[p], 364, seatHs[p], st, p, v, ctx)));
   svg.appendChild(seats);
 
   // a pending purchase (choose how to pay with gold)
@@ -247,7 +281,8 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx) {
   const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
   g.appendChild(s("text", { x: 12, y: 24, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") }));
   g.appendChild(s("text", { x: w - 12, y: 27, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: `${st.points}` }));
-  g.appendChild(s("text", { x: w - 58, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: `${st.cards} cards · ${st.nobles.length} nobles · points` }));
+  g.appendChild(s("text", { x: w - 12, y: 40, "text-anchor": "end", "font-size": 10, fill: "#7a7268", text: "points" }));
+  g.appendChild(s("text", { x: w - 64, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: `${plural(st.cards, "card")} · ${plural(st.nobles.length, "noble")}` }));
   // tokens (clickable when returning)
   TOKENS.forEach((c, i) => {
     const cx = 24 + i * 40;
@@ -266,17 +301,20 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx) {
     g.appendChild(s("text", { x: bx + 14, y: 126, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ctx.patterns ? "#111" : colour(c).ink, stroke: colour(c).ink === "#fff" ? "#0007" : "none", "stroke-width": 0.5, text: n }));
   });
   // nobles received
+  if (st.nobles.length) g.appendChild(s("text", { x: 12, y: 160, "font-size": 10.5, fill: "#7a7268", text: "nobles" }));
   st.nobles.forEach((nb, i) => {
-    g.appendChild(s("rect", { x: 10 + i * 24, y: 146, width: 20, height: 20, rx: 3, fill: "#efe3c8", stroke: "#8a7448" }));
-    g.appendChild(s("text", { x: 20 + i * 24, y: 161, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#5a4520", text: nb.points }));
+    const nx = 10 + (i % 4) * 32, ny = 166 + Math.floor(i / 4) * 32;
+    g.appendChild(s("rect", { x: nx, y: ny, width: 28, height: 28, rx: 3, fill: "#efe3c8", stroke: "#8a7448" }));
+    g.appendChild(s("text", { x: nx + 14, y: ny + 19, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#5a4520", text: nb.points }));
   });
-  // reserved cards
-  g.appendChild(s("text", { x: 252, y: 96, "font-size": 10.5, fill: "#7a7268", text: "reserved" }));
+  // reserved cards, large enough to read their costs
+  const big = w >= 560;  // a seat as wide as the table (phone): reserved cards at full size
+  if (st.reserved.length) g.appendChild(s("text", { x: big ? 262 : 150, y: big ? 40 : 160, "font-size": 10.5, fill: "#7a7268", text: `reserved ${st.reserved.length}/3` }));
   st.reserved.forEach((card, i) => {
-    const rx = 214 + i * 50, ry = 102, rw = 46, rh = 68;
+    const rx = big ? 260 + i * 108 : 148 + i * 72, ry = big ? 46 : 166, rw = big ? 100 : 66, rh = big ? 142 : 80;
     if (card.hidden) { g.appendChild(cardBack(rx, ry, rw, rh, card.level)); return; }
-    const cg = s("g");
-    cg.appendChild(cardFace(rx, ry, rw, rh, card, ctx));
+    const cg = s("g", { class: "sp-reserved" });
+    cg.appendChild(cardFace(rx, ry, rw, rh, card, ctx, big ? null : 8));
     const buy = mine ? findLegal(ctx.legal, { type: "buy", card: card.id })[0] : null;
     if (buy) {
       cg.appendChild(s("rect", { class: "hl", x: rx - 2, y: ry - 2, width: rw + 4, height: rh + 4, rx: 8 }));
