@@ -75,3 +75,22 @@ def test_format_text_treats_names_as_data():
     assert format_text("{P0} passes to {P1}.", ["{P1}", "Bob"]) == "{P1} passes to Bob."
     assert format_text("{P1} waits for {P0}.", ["Ann", "{P0}"]) == "{P0} waits for Ann."
     assert format_text("{P7} is not at the table.", ["Ann"]) == "{P7} is not at the table."
+
+
+def test_result_explains_the_tie_break_only_when_scores_tie():
+    from gemtable.core import State
+
+    class Ended(State):
+        def __init__(self, scores):
+            self.num_players = len(scores)
+            self._scores = scores
+
+        def scores(self):
+            return list(self._scores)
+
+        def tiebreak_explained(self):
+            return "Ties go to the fewest cards."
+
+    assert Ended([12, 9]).result()["tiebreak"] == ""
+    assert Ended([12, 12, 3]).result()["tiebreak"] == "Ties go to the fewest cards."
+    assert Ended([5, 3, 3]).result()["tiebreak"] == "Ties go to the fewest cards."  # a tie for second

@@ -60,7 +60,8 @@ class Game:
     owners: str = ""  # designer and publisher credit
     summary: str = ""
     data: Any = None  # the validated component data
-    rules_path: str | None = None  # the game's RULES.md
+    rules_path: str | None = None  # the game's RULES.md (developer notes, stays in the repository)
+    play_path: str | None = None  # the game's PLAY.md: the players' how-to-play shown at the table
     heuristic: Callable[["State", int], float] | None = None
     # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
     # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
@@ -119,6 +120,13 @@ class Game:
         if self.rules_path is None:
             return ""
         with open(self.rules_path, encoding="utf-8") as fh:
+            return fh.read()
+
+    def play_text(self) -> str:
+        """The players' how-to-play (Markdown), or "" when the game has none."""
+        if self.play_path is None:
+            return ""
+        with open(self.play_path, encoding="utf-8") as fh:
             return fh.read()
 
     def describe(self) -> dict[str, Any]:
@@ -251,12 +259,18 @@ class State:
         return [share if p in win else 0.0 for p in range(self.num_players)]
 
     def result(self) -> dict[str, Any]:
-        """End-of-game summary (scores, places, how ties were broken)."""
+        """End-of-game summary (scores, places, how ties were broken).
+
+        The tie-break sentence is given only when two seats ended on the same score,
+        so an end screen never explains a tie that did not happen.
+        """
+        scores = self.scores()
+        tied = len(set(scores)) < len(scores)
         return {
-            "scores": self.scores(),
+            "scores": scores,
             "ranking": self.ranking(),
             "winners": self.winners(),
-            "tiebreak": self.tiebreak_explained(),
+            "tiebreak": self.tiebreak_explained() if tied else "",
         }
 
     def tiebreak_explained(self) -> str:

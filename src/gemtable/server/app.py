@@ -348,17 +348,35 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     def list_games() -> list[dict[str, Any]]:
         return [dict(g.describe(), renderer=renderer_of(g.id)) for _, g in sorted(all_games().items())]
 
-    @app.get("/api/games/{game_id}", tags=["games"], summary="One game, with its rules text (Markdown)")
-    def game_info(game_id: str) -> dict[str, Any]:
+    def known_game(game_id: str):
         try:
-            game = get_game(game_id)
+            return get_game(game_id)
         except KeyError:
             raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
+
+    @app.get("/api/games/{game_id}", tags=["games"],
+             summary="One game, with its how-to-play for players (Markdown)")
+    def game_info(game_id: str) -> dict[str, Any]:
+        # ``rules`` is the players' how-to-play (PLAY.md); the developer notes (RULES.md)
+        # stay in the repository and are not served.
+        game = known_game(game_id)
         try:
-            rules = game.rules_text()
+            rules = game.play_text()
         except OSError:
             rules = ""
         return dict(game.describe(), renderer=renderer_of(game.id), rules=rules)
+
+    @app.get("/api/games/{game_id}/sample", tags=["games"],
+             summary="The public view of a freshly set-up game (pictures for the how-to-play)")
+    def game_sample(game_id: str, players: int | None = None, seed: int = 1) -> dict[str, Any]:
+        game = known_game(game_id)
+        n = players if players is not None else (2 if 2 in game.player_counts else game.player_counts[0])
+        if n not in game.player_counts:
+            counts = ", ".join(map(str, game.player_counts))
+            raise Rejected("bad_players", f"{game.title} is played by {counts} players, not {n}.", 400)
+        state = game.new(n, seed=seed % (2**31))
+        return {"game": game.id, "players": n, "view": state.view(None),
+                "to_move": list(state.to_move())}
 
     @app.get("/api/bots", tags=["games"], summary="Bot levels and kinds a seat can hold")
     def list_bots() -> dict[str, Any]:

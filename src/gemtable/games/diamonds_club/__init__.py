@@ -26,6 +26,7 @@ GAME = Game(
     "pit/mining-rights/ship sets for gems, and spend them on buildings and forests for your park.",
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
+    play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
     render_text=render_text,
     observation=observation,

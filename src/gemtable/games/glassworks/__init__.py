@@ -45,6 +45,7 @@ GAME = Game(
     "colour columns and full rows in your glassworks, and avoid overflow.",
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
+    play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
     rollout_policy=rollout_policy,
     render_text=render_text,

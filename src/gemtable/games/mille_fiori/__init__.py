@@ -34,6 +34,7 @@ GAME = Game(
     "trade and harbor of Murano; sail the sea track; chain extra cards from the display.",
     data=D,
     rules_path=str(Path(__file__).with_name("RULES.md")),
+    play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
     rollout_policy=rollout_policy,
     render_text=render_text,

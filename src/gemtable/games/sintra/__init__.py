@@ -32,6 +32,7 @@ GAME = Game(
             "left to right, to glaze the palace windows over 6 rounds.",
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
+    play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
     render_text=render_text,
     observation=observation,

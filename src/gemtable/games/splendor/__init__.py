@@ -24,6 +24,7 @@ GAME = Game(
             "first to 15 prestige points ends the round.",
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
+    play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
     render_text=render_text,
     observation=observation,
