@@ -236,3 +236,21 @@ def test_concurrent_submissions_are_serialized(tmp_path, toy_registered):
             assert http.get(f"/api/tables/{tid}").json()["version"] == 1
     finally:
         server.stop()
+
+
+@SETTINGS
+@given(game=st.sampled_from(GAME_IDS) | st.text(max_size=12),
+       players=st.none() | st.integers(-3, 2**70).map(str) | st.text(max_size=8),
+       seed=st.none() | st.integers(-2**70, 2**70).map(str) | st.text(max_size=8))
+def test_sample_views_never_500(client, game, players, seed):
+    """The how-to-play pictures' endpoint answers a view or a clear 4xx, whatever the query."""
+    params = {k: v for k, v in (("players", players), ("seed", seed)) if v is not None}
+    from urllib.parse import quote
+
+    res = client.get(f"/api/games/{quote(game, safe='')}/sample", params=params)
+    assert res.status_code < 500, res.text
+    if res.status_code == 200:
+        body = res.json()
+        assert body["game"] == game and "view" in body
+    else:
+        assert "error" in res.json()
