@@ -202,3 +202,30 @@ class Scratch:
 
 
 __all__ += ["Scratch"]
+
+
+def seat_rotations(size: int, n: int, blocks: tuple = (), strided: tuple = ()) -> list[np.ndarray]:
+    """Per observer ``p``, the gather index that lists every seat's data observer first.
+
+    An observation kept in absolute seat order becomes observer-relative with one
+    ``buf[perm]``: relative seat ``k`` of observer ``p`` is absolute seat ``(p + k) % n``.
+    ``blocks`` are ``(start, width)``: seat ``q`` owns ``start + q*width`` …
+    ``start + (q+1)*width - 1``.  ``strided`` are index arrays of per-seat groups laid
+    out ``group + q`` (seat ``q``'s entry of every group sits ``q`` after the group's
+    first index).  Indices outside them map to themselves.
+    """
+    perms = []
+    for p in range(n):
+        perm = np.arange(size, dtype=np.intp)
+        for k in range(n):
+            q = (p + k) % n
+            for start, width in blocks:
+                perm[start + k * width:start + (k + 1) * width] = np.arange(start + q * width,
+                                                                          start + (q + 1) * width)
+            for group in strided:
+                perm[group + k] = group + q
+        perms.append(perm)
+    return perms
+
+
+__all__ += ["seat_rotations"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gemtable.core.observation import ObservationLayout, Scratch
+from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
 
 from .data import ANIMAL, HAT, MINE, PIT, SHIP, TRACK
 from .rules import (
@@ -230,18 +230,9 @@ def _scratch(n: int) -> tuple:
         dest += [SEATS_AT + q * SEAT + off + i for q in range(n) for i in range(per)]
     dest += [SEATS_AT + q * SEAT + 11 + t for q in range(n) for t in range(3)]
     dests = np.array(dest, np.intp)
-    perms = []
-    for p in range(n):
-        perm = np.arange(SIZE, dtype=np.intp)
-        for k in range(n):
-            q = (p + k) % n
-            perm[SEATS_AT + k * SEAT:SEATS_AT + (k + 1) * SEAT] = np.arange(SEATS_AT + q * SEAT,
-                                                                            SEATS_AT + (q + 1) * SEAT)
-            for blk in range(NBOARDS):
-                perm[_BP_AT + blk * MAX_SEATS + k] = _BP_AT + blk * MAX_SEATS + q
-            for blk in range(_NOWNER):
-                perm[_OWNERS_AT + blk * MAX_SEATS + k] = _OWNERS_AT + blk * MAX_SEATS + q
-        perms.append(perm)
+    perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),),
+                           strided=(_BP_AT + np.arange(NBOARDS, dtype=np.intp) * MAX_SEATS,
+                                    _OWNERS_AT + np.arange(_NOWNER, dtype=np.intp) * MAX_SEATS))
     got = _SCRATCH[n] = (sc, dests, perms)
     return got
 

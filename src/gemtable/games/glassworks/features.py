@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gemtable.core.observation import ObservationLayout, Scratch
+from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
 
 from .rules import (
     CAPACITY,
@@ -117,14 +117,7 @@ def _scratch(n: int) -> tuple:
     sc = Scratch(SIZE)
     for q in range(n):
         sc.buf[SEATS_AT + q * SEAT] = 1.0  # present
-    perms = []
-    for p in range(n):
-        perm = np.arange(SIZE, dtype=np.intp)
-        for k in range(n):
-            q = (p + k) % n
-            perm[SEATS_AT + k * SEAT:SEATS_AT + (k + 1) * SEAT] = np.arange(SEATS_AT + q * SEAT,
-                                                                            SEATS_AT + (q + 1) * SEAT)
-        perms.append(perm)
+    perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),))
     got = _SCRATCH[n] = (sc, perms)
     return got
 

@@ -19,7 +19,7 @@ from array import array
 
 import numpy as np
 
-from gemtable.core.observation import ObservationLayout, Scratch
+from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
 
 from .rules import (
     FULL_COVER,
@@ -134,16 +134,7 @@ def _scratch(n: int) -> tuple:
                          np.intp)
     board = np.arange(NS, dtype=np.intp) * MAX_SEATS + BOARD_AT
     bonus = np.arange(5 * 4, dtype=np.intp) * MAX_SEATS + BONUS_AT
-    perms = []
-    for p in range(n):
-        perm = np.arange(SIZE, dtype=np.intp)
-        for k in range(n):
-            q = (p + k) % n
-            perm[SEATS_AT + k * SEAT:SEATS_AT + (k + 1) * SEAT] = np.arange(SEATS_AT + q * SEAT,
-                                                                            SEATS_AT + (q + 1) * SEAT)
-            perm[board + k] = board + q
-            perm[bonus + k] = bonus + q
-        perms.append(perm)
+    perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),), strided=(board, bonus))
     got = _SCRATCH[n] = (sc, values_at, board, bonus, perms)
     return got
 

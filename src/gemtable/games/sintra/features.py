@@ -13,7 +13,7 @@ from array import array
 
 import numpy as np
 
-from gemtable.core.observation import ObservationLayout, Scratch
+from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
 
 from .data import DATA, NUM_STRIPS, NUM_WINDOWS
 from .rules import (
@@ -104,14 +104,7 @@ def _scratch(n: int, nf: int) -> tuple:
     code = np.array([strips[q] + i * _STRIP for q in range(n) for i in range(NUM_STRIPS)], np.intp)
     win = np.array([_at(q, "windows") + f * NC for q in range(n) for f in range(_NWIN)], np.intp)
     win_all = np.concatenate([np.arange(_at(q, "windows"), _at(q, "windows") + _NWIN * NC) for q in range(n)])
-    perms = []
-    for p in range(n):  # relative index -> absolute index
-        perm = np.arange(SIZE, dtype=np.intp)
-        for k in range(n):
-            q = (p + k) % n
-            perm[SEATS_AT + k * _SEAT:SEATS_AT + (k + 1) * _SEAT] = np.arange(
-                SEATS_AT + q * _SEAT, SEATS_AT + (q + 1) * _SEAT)
-        perms.append(perm)
+    perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, _SEAT),))  # relative index -> absolute index
     got = (sc, present, need, on, code, win, win_all, perms,
            np.arange(FACTORIES, FACTORIES + nf * NC),
            [_at(q, f) for q in range(n) for f in ("score", "lost")],

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gemtable.core.observation import ObservationLayout, Scratch
+from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
 
 from .rules import BONUS, COST, FACE_UP, NCARDS, NOBLE_NEED, POINTS, SplendorState
 
@@ -87,14 +87,7 @@ def _scratch(n: int) -> tuple:
     counts += [SEATS_AT + q * SEAT + i for q in range(n) for i in range(6)]
     counts += [SEATS_AT + q * SEAT + 6 + i for q in range(n) for i in range(5)]
     counts += [SEATS_AT + q * SEAT + 11 + i for i in range(3) for q in range(n)]
-    perms = []
-    for p in range(n):
-        perm = np.arange(SIZE, dtype=np.intp)
-        for k in range(n):
-            q = (p + k) % n
-            perm[SEATS_AT + k * SEAT:SEATS_AT + (k + 1) * SEAT] = np.arange(SEATS_AT + q * SEAT,
-                                                                            SEATS_AT + (q + 1) * SEAT)
-        perms.append(perm)
+    perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),))
     got = _SCRATCH[n] = (sc, np.array(counts, np.intp), perms)
     return got
 
