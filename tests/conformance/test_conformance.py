@@ -158,6 +158,9 @@ def _deep_game(game, n, opts, seed):
         events = match.play(state, p, action)
         for ev in events:
             assert isinstance(ev.get("type"), str) and isinstance(ev.get("text"), str)
+            # the log reads as sentences: every line, and the version others see, ends with a full stop
+            for e in (ev, ev.get("public") or {}):
+                assert "text" not in e or e["text"].rstrip().endswith("."), f"log line without a full stop: {e['text']!r}"
             json.dumps(ev)
             for viewer in list(range(n)) + [None]:
                 json.dumps(event_for(ev, viewer))

@@ -621,22 +621,3 @@ def test_top_up_takes_what_is_left_in_the_bag():
     # satchel) takes the last 2 pieces, seat 2 gets none, the moved tile is not refilled
     assert s.end_triggered and s.bag == []
     assert len(s.satchels[0]) == 2 and s.satchels[1] == () and s.tiles[tile("square")] == ()
-
-
-def test_every_log_line_ends_with_a_full_stop():
-    """The game log reads as sentences: every event text ends with a full stop."""
-    from gemtable.core import Rng
-    from gemtable.games.registry import get_game
-
-    s = get_game("glassworks").new(3, seed=4)
-    rng = Rng(8)
-    seen = set()
-    while not s.is_over():
-        p = s.to_move()[0]
-        acts = s.legal_actions(p)
-        for ev in s.apply(p, acts[rng.below(len(acts))]):
-            for e in (ev, ev.get("public") or {}):
-                if "text" in e:
-                    seen.add(e["type"])
-                    assert e["text"].endswith("."), e["text"]
-    assert {"gather", "river", "column", "game_over"} <= seen

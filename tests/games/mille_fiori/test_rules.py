@@ -811,21 +811,3 @@ def test_search_determinization_takes_back_unrevealed_picks():
     # once everybody has picked, cards are being played: nothing is taken back
     s.step(1, s.legal_actions(1)[0])
     assert s.search_determinization(1, Rng(4)).to_move() == s.to_move()
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_every_log_line_ends_with_a_full_stop(players):
-    """The game log reads as sentences: every event text (and its public version) ends with a full stop."""
-    game = get_game("mille_fiori")
-    s = game.new(players, seed=11)
-    rng = Rng(3)
-    seen = set()
-    while not s.is_over():
-        p = s.to_move()[0]
-        acts = s.legal_actions(p)
-        for ev in s.apply(p, acts[rng.below(len(acts))]):
-            for e in (ev, ev.get("public") or {}):
-                if "text" in e:
-                    seen.add(e["type"])
-                    assert e["text"].endswith("."), e["text"]
-    assert {"pick", "play", "place", "game_over"} <= seen

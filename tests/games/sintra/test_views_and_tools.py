@@ -200,16 +200,3 @@ def test_a_take_whose_panes_would_all_break_is_announced():
     events = s.apply(0, act("take_factory", factory=0, colour=O))
     assert [e["type"] for e in events][:2] == ["take", "broken"]  # the warning told the truth
     assert s.view(1)["all_break_colours"] == []
-
-
-def test_every_log_line_ends_with_a_full_stop():
-    s = fresh(3)
-    rng = Rng(5)
-    seen = set()
-    while not s.is_over():
-        p = s.to_move()[0]
-        acts = s.legal_actions(p)
-        for e in s.apply(p, acts[rng.below(len(acts))]):
-            seen.add(e["type"])
-            assert e["text"].endswith("."), e["text"]
-    assert {"take", "place", "round_end", "final_scoring", "window"} <= seen
