@@ -223,16 +223,16 @@ async function lobbyPage() {
       if (t.status === "finished") links.push(h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" }));
       const status = t.status === "finished" ? "finished" : (t.open ? "waiting for players" : "running");
       return h("tr", { "data-table": t.id }, [
-        h("td", { text: t.title }),
-        h("td", { text: t.seats.map((s) => s.name).join(", ") }),
-        h("td", {}, [h("span", { class: `status ${t.status}${t.open ? " open" : ""}`, text: status }),
+        h("td", { class: "t-game", text: t.title }),
+        h("td", { class: "t-seats", text: t.seats.map((s) => s.name).join(", ") }),
+        h("td", { class: "t-status" }, [h("span", { class: `status ${t.status}${t.open ? " open" : ""}`, text: status }),
           t.seed_fixed ? h("span", { class: "badge seed-fixed", text: "deal fixed by creator", title: t.seed_note || "" }) : null]),
-        h("td", { text: t.version ?? "" }),
+        h("td", { class: "t-moves", text: t.version ?? "" }),
         h("td", { class: "links" }, links),
       ]);
     });
     list.replaceChildren(h("h2", { text: "Tables" }), tables.length
-      ? h("table", { class: "list" }, [h("thead", {}, [h("tr", {}, ["Game", "Seats", "Status", "Moves", ""].map((x) => h("th", { text: x })))]), h("tbody", {}, rows)])
+      ? h("table", { class: "list tables-list" }, [h("thead", {}, [h("tr", {}, ["Game", "Seats", "Status", "Moves", ""].map((x) => h("th", { text: x })))]), h("tbody", {}, rows)])
       : h("p", { class: "muted", text: "No tables yet: create one above." }));
   }
   loadTables();
@@ -263,23 +263,25 @@ async function playPage(tableId) {
   const promptBar = h("div", { class: "prompt-bar", id: "prompt", "aria-live": "polite" });
   const lastMove = h("div", { class: "last-move muted", id: "last-move" });
   const board = h("div", { class: "board", id: "board" });
-  const seatsBox = h("section", { class: "panel seats", id: "seats" });
-  const actionsBox = h("section", { class: "panel actions", id: "actions" });
+  // layout: on a phone (see narrowScreen) the choices come right under the board and the log starts folded
+  const seatsBox = h("div", { class: "seats-body" });
+  const seatsPanel = h("details", { class: "panel seats fold", id: "seats", open: "" }, [h("summary", { class: "fold-title", text: "Seats" }), seatsBox]);
+  const actionsBox = h("details", { class: "panel actions fold", id: "actions", open: "" });
   const resultBox = h("section", { class: "panel result", id: "result", hidden: "" });
   const logBox = h("ol", { class: "log", id: "log" });
-  const logPanel = h("section", { class: "panel log-panel" }, [h("h3", { text: "Game log" }), logBox]);
+  const logPanel = h("details", { class: "panel log-panel fold", id: "log-panel", open: narrowScreen() ? false : "" }, [h("summary", { class: "fold-title", text: "Game log" }), logBox]);
   const title = h("h2", { class: "table-title" });
   // a table whose creator chose the seed says so to everyone (they may know the hidden cards)
   const seedNote = h("p", { class: "seed-note", id: "seed-note", role: "note", hidden: "" });
   app.replaceChildren(h("div", { class: "play" }, [
     h("div", { class: "board-col" }, [title, seedNote, promptBar, lastMove, board]),
-    h("aside", { class: "side" }, [seatsBox, resultBox, actionsBox, logPanel]),
+    h("aside", { class: "side" }, [seatsPanel, resultBox, actionsBox, logPanel]),
   ]));
 
   const info = await api(`/api/tables/${tableId}`);
   mod = await rendererFor(info.game);
   document.title = `${info.title} — gemtable`;
-  title.replaceChildren(gameLink(gamesById[info.game] || { id: info.game, title: info.title }), h("span", { class: "muted", text: ` · table ${tableId}` }));
+  title.replaceChildren(gameLink(gamesById[info.game] || { id: info.game, title: info.title }), h("span", { class: "muted", text: ` · table ${tableId}` }), howToPlayButton(info.game));
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -359,7 +361,7 @@ async function playPage(tableId) {
     const view = msg.view || {};
     const scores = (msg.result && msg.result.scores) || view.scores || null;
     const mine = tokensOf(tableId);
-    seatsBox.replaceChildren(h("h3", { text: "Seats" }), h("ul", { class: "seat-list" }, t.seats.map((s) => {
+    seatsBox.replaceChildren(h("ul", { class: "seat-list" }, t.seats.map((s) => {
       const moving = msg.to_move.includes(s.seat);
       const you = msg.seat === s.seat;
       const canSwitch = mine[s.seat] && !you;
@@ -431,7 +433,7 @@ async function playPage(tableId) {
       const groups = new Map();
       for (const e of msg.legal) { if (!groups.has(e.type)) groups.set(e.type, []); groups.get(e.type).push(e); }
       actionsBox.hidden = false;
-      actionsBox.replaceChildren(h("h3", { text: `Your choices (${msg.legal.length})` }), ...[...groups.entries()].map(([type, list]) =>
+      actionsBox.replaceChildren(h("summary", { class: "fold-title", text: `Your choices (${msg.legal.length})` }), ...[...groups.entries()].map(([type, list]) =>
         h("div", { class: "action-group" }, [h("div", { class: "group-name", text: type.replace(/_/g, " ") }),
           h("div", { class: "action-buttons" }, list.map((e) => h("button", { class: "action", "data-action": JSON.stringify(e.json), text: e.text, onclick: () => act(e) })))])));
     } else {
@@ -469,7 +471,16 @@ function drawLog(box, entries, seat, current = null) {
     h("span", { class: "move-no", text: String(e.move + 1) }), e.text,
   ])));
   if (atBottom || current === null) box.scrollTop = box.scrollHeight;
-  if (current !== null) { const cur = box.querySelector(".current"); if (cur) cur.scrollIntoView({ block: "nearest" }); }
+  if (current !== null) {
+    // bring the current move into view inside the log box only (scrollIntoView would also
+    // scroll the page, which on a phone jumps past the board to the log)
+    const cur = box.querySelector(".current");
+    if (cur) {
+      const c = cur.getBoundingClientRect(), b = box.getBoundingClientRect();
+      if (c.top < b.top) box.scrollTop -= b.top - c.top;
+      else if (c.bottom > b.bottom) box.scrollTop += c.bottom - b.bottom;
+    }
+  }
 }
 
 // -- replay viewer ----------------------------------------------------------------
@@ -578,26 +589,106 @@ export function markdown(src) {
 
 async function rulesPage(gameId) {
   const g = await api(`/api/games/${gameId}`);
-  document.title = `${g.title} rules — gemtable`;
-  const body = h("div", { class: "rules-body" });
-  body.innerHTML = markdown(g.rules || "No rules summary yet.");
-  // point at every statement about reconstructed (placeholder) data
-  for (const el of body.querySelectorAll("p, li, td")) {
-    if (/reconstruct/i.test(el.textContent) && !el.querySelector("li")) el.classList.add("recon");
-  }
+  document.title = `${g.title}: how to play — gemtable`;
+  const content = howToPlayContent(g, "reconstructed");
   app.replaceChildren(h("article", { class: "panel rules" }, [
-    h("h1", { text: `${g.title}: the rules in brief` }),
+    h("h1", { text: `${g.title}: how to play` }),
     h("p", { class: "muted", text: `${g.players.join(", ")} players. ${g.owners || ""}` }),
-    g.data_status === "reconstructed"
-      ? h("p", { class: "warning", id: "reconstructed", text: "Heads up: some component data of this game (card values, tile mixes…) is reconstructed, not checked against a physical copy. Values marked reconstructed in the game's data file may differ from the printed game." })
-      : null,
-    body,
+    content,
     h("p", {}, [h("a", { href: `/?game=${g.id}`, "data-link": "", class: "button", text: `Start a table of ${g.title}` })]),
   ]));
+  await drawHowToPlayPicture(g, content);
+}
+
+// -- how to play: the players' text with a picture, on its page and over the table ------
+// The text is the game's how-to-play for players (served as `rules` by /api/games/<id>);
+// the picture is a freshly set-up game drawn read-only by the game's own renderer.
+function howToPlayContent(g, flagId = null) {
+  const body = h("div", { class: "rules-body" });
+  body.innerHTML = markdown(g.rules || g.summary || "No how-to-play yet.");
+  // point at every statement about reconstructed (placeholder) values
+  for (const el of body.querySelectorAll("p, li, td")) {
+    if (/reconstruct|stand-in|placeholder/i.test(el.textContent) && !el.querySelector("li")) el.classList.add("recon");
+  }
+  const flag = g.data_status === "reconstructed"
+    ? h("p", { class: "warning recon-flag", ...(flagId ? { id: flagId } : {}), text: "Heads up: some printed values of this game are reconstructed stand-ins, not checked against a physical copy, so they may differ from your copy of the game. The section “Reconstructed values” at the end lists them." })
+    : null;
+  return h("div", { class: "how-to-play" }, [flag, body]);
+}
+
+async function drawHowToPlayPicture(g, content) {
+  // place the picture after the Setup section (before the next heading), else at the top
+  const body = content.querySelector(".rules-body");
+  const heads = [...body.querySelectorAll("h2, h3")];
+  const setup = heads.findIndex((x) => /set ?up/i.test(x.textContent));
+  const fig = h("figure", { class: "htp-figure" }, [
+    h("div", { class: "board htp-board", role: "img", "aria-label": `${g.title}: a freshly set-up game` }, [h("p", { class: "muted", text: "Drawing the table…" })]),
+    h("figcaption", { class: "muted" }),
+  ]);
+  if (setup >= 0 && heads[setup + 1]) body.insertBefore(fig, heads[setup + 1]);
+  else body.prepend(fig);
+  const board = fig.querySelector(".htp-board");
+  try {
+    const sample = await api(`/api/games/${g.id}/sample`);
+    const mod = await rendererFor(g.id);
+    const names = Array.from({ length: sample.players }, (_, p) => `Player ${p + 1}`);
+    drawBoard(mod, board, { view: sample.view, legal: [], seat: null, names, toMove: sample.to_move, prompt: null, over: false, result: null, patterns: patternsOn(), act: () => {}, table: null, mode: "replay" });
+    fig.querySelector("figcaption").textContent = `A freshly set-up game for ${sample.players} players, as the table draws it.`;
+  } catch (err) {
+    fig.remove();
+  }
+}
+
+function howToPlayButton(gameId) {
+  const btn = h("button", { type: "button", class: "small htp-open", id: "how-to-play", text: "How to play", "aria-haspopup": "dialog" });
+  btn.addEventListener("click", () => openHowToPlay(gameId, btn));
+  return btn;
+}
+
+async function openHowToPlay(gameId, opener) {
+  const old = document.getElementById("htp-dialog");
+  if (old) old.remove();
+  let g;
+  try { g = await api(`/api/games/${gameId}`); } catch (err) { toast(err.message); return; }
+  const content = howToPlayContent(g);
+  const close = h("button", { type: "button", class: "htp-close", "aria-label": "Close how to play", text: "✕ Close" });
+  const heading = h("h2", { id: "htp-title", text: `${g.title}: how to play` });
+  const dlg = h("dialog", { class: "htp-dialog", id: "htp-dialog", "aria-labelledby": "htp-title" }, [
+    h("div", { class: "htp-head" }, [heading, close]),
+    h("div", { class: "htp-scroll" }, [content]),
+  ]);
+  close.addEventListener("click", () => dlg.close());
+  // a click on the backdrop (outside the dialog box) closes it too
+  dlg.addEventListener("click", (e) => { if (e.target === dlg) dlg.close(); });
+  // Esc closes the native dialog; put focus back where it was and leave no copy behind
+  dlg.addEventListener("close", () => { dlg.remove(); if (opener && opener.isConnected) opener.focus(); });
+  app.appendChild(dlg); // inside #app: leaving the table removes it with the page
+  dlg.showModal();
+  close.focus();
+  await drawHowToPlayPicture(g, content);
+}
+
+// -- layout: narrow screens ------------------------------------------------------------
+// Matches the `@media (max-width: 640px)` section of style.css.
+function narrowScreen() { return window.matchMedia("(max-width: 640px)").matches; }
+
+// On a phone the game links and the colour-blind setting sit behind a menu button.
+function setupMenu() {
+  const bar = document.querySelector(".topbar");
+  const button = document.getElementById("menu-button");
+  const menu = document.getElementById("menu");
+  if (!bar || !button || !menu) return;
+  const setOpen = (open) => { bar.classList.toggle("open", open); button.setAttribute("aria-expanded", open ? "true" : "false"); };
+  button.addEventListener("click", (e) => { e.stopPropagation(); setOpen(!bar.classList.contains("open")); });
+  menu.addEventListener("click", (e) => { if (e.target.closest("a")) setOpen(false); });
+  document.addEventListener("click", (e) => { if (!bar.contains(e.target)) setOpen(false); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") setOpen(false); });
+  window.addEventListener("popstate", () => setOpen(false));
 }
 
 // -- start --------------------------------------------------------------------------
 async function start() {
+  setupMenu();
   const toggle = document.getElementById("patterns-toggle");
   toggle.checked = patternsOn();
   document.body.classList.toggle("patterns", toggle.checked);
