@@ -198,7 +198,7 @@ def test_a_slow_database_does_not_block_other_requests(tmp_path, toy_registered,
             start = time.monotonic()
             assert http.get("/api/games").status_code == 200
             assert http.get(f"/api/tables/{tid}").status_code == 200
-            assert time.monotonic() - start < 1.0, "requests waited for the database call"
+            assert time.monotonic() - start < 2.0, "requests waited for the database call"  # the lock holds 2.5 s more
             t.join(timeout=30)
             assert result["r"].status_code == 200
     finally:
@@ -276,7 +276,12 @@ def test_bot_pool_takes_tables_in_turn(client):
 
 
 def test_a_cheap_bot_move_waits_for_one_expensive_move_at_most(client):
-    """Four tables whose bots use their whole budget, one whose bot is quick: the quick one is not starved."""
+    """Four tables whose bots use their whole budget, one whose bot is quick: the quick one is not starved.
+
+    Judged by the order in which the pool starts jobs, not by wall time: between a quick
+    move's submission and its start, at most the running expensive move and one more may
+    start (round robin would start all four tables' moves first).
+    """
     from gemtable.server.tables import FairPool
 
     async def scenario():
@@ -284,31 +289,38 @@ def test_a_cheap_bot_move_waits_for_one_expensive_move_at_most(client):
 
         pool = FairPool(1)
         stop = False
+        started: list[str] = []  # keys in the order the pool started their jobs
+
+        def job(key, seconds):
+            def run():
+                started.append(key)
+                time.sleep(seconds)
+            return run
 
         async def greedy_table(key):
             while not stop:
-                await pool.run(key, lambda: time.sleep(0.15))  # a full budget, every move
+                await pool.run(key, job(key, 0.05))  # a full budget, every move
 
         async def quick_table():
-            waits = []
+            overtaken = []
             for _ in range(8):
-                start = time.perf_counter()
-                await pool.run("quick", lambda: None)
-                waits.append(time.perf_counter() - start)
+                submitted = len(started)
+                await pool.run("quick", job("quick", 0.0))
+                at = len(started) - 1 - started[::-1].index("quick")
+                overtaken.append(at - submitted)  # jobs started after submission, before this one
                 await asyncio.sleep(0.01)  # the bot delay between moves
-            return waits
+            return overtaken
 
         hogs = [asyncio.ensure_future(greedy_table(f"hog{i}")) for i in range(4)]
-        await asyncio.sleep(0.4)
-        waits = await quick_table()
+        await asyncio.sleep(0.2)
+        overtaken = await quick_table()
         stop = True
         await asyncio.gather(*hogs)
         await pool.close()
-        return waits
+        return overtaken
 
-    waits = client.portal.call(scenario)
-    # round robin would make each quick move wait for all four hogs (0.6 s)
-    assert max(waits) < 0.4, waits
+    overtaken = client.portal.call(scenario)
+    assert max(overtaken) <= 1, overtaken
 
 
 # -- 4. seat names --------------------------------------------------------------------------
