@@ -71,6 +71,14 @@ function shapeIcon(x, y, r, shape) {
 
 function hlCircle(x, y, r) { return s("circle", { class: "hl", cx: x, cy: y, r }); }
 
+// On a phone the pieces and chips stay small to look at, but each clickable one gets an
+// invisible square hit area of TAP units (at 500 units across a 390 px screen, about
+// 41 px), and its neighbours move TAP apart so no two hit areas overlap.
+const TAP = 56, SAT_ROW = 8;
+function hitArea(x, y, size) {
+  return s("rect", { class: "gw-hit", x: x - size / 2, y: y - size / 2, width: size, height: size, fill: "#000", "fill-opacity": 0 });
+}
+
 export function render(el, ctx) {
   const v = ctx.view;
   const key = JSON.stringify(ctx.legal.map((e) => e.id)) + "|" + v.turn + "|" + ctx.seat;
@@ -83,7 +91,9 @@ export function render(el, ctx) {
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 500 : 1000;
   const cols = narrow ? 1 : (n <= 4 ? Math.min(n, 2) : 3);
-  const pw = cols === 3 ? 325 : 490, ph = 330;
+  // phone: eight satchel pieces a row; a board grows by a row when some satchel needs it
+  const satDy = narrow ? Math.max(0, ...players.map((pl) => Math.ceil(pl.satchel.length / SAT_ROW) - 1)) * TAP : 0;
+  const pw = cols === 3 ? 325 : 490, ph = narrow ? 380 + satDy : 330;
   const perRow = narrow ? 3 : 6;
   const tw = 150, th = narrow ? 115 : 160, gapY = 12;
   const riverRows = Math.ceil(v.river.length / perRow);
@@ -135,8 +145,8 @@ export function render(el, ctx) {
   lake.appendChild(s("text", { x: W / 2 - lakeRx + 22, y: lakeY + 5, "font-size": 13, fill: "#fff", text: v.lake_open ? "lake" : "lake (closed)" }));
   v.lake.forEach((pc, k) => {
     const { colour: c, shape } = parsePiece(pc);
-    const x = W / 2 - (narrow ? 50 : 170) + k * 44, y = lakeY;
-    const pg = s("g", {}, [s("circle", { cx: x, cy: y, r: 18, fill: "transparent" }), piece(x, y, 14, c, shape, ctx)]);
+    const x = W / 2 - (narrow ? 60 : 170) + k * (narrow ? TAP : 44), y = lakeY;
+    const pg = s("g", {}, [narrow ? hitArea(x, y, TAP) : s("circle", { cx: x, cy: y, r: 18, fill: "transparent" }), piece(x, y, 14, c, shape, ctx)]);
     const draw = findLegal(ctx.legal, { type: "lake", leave_colour: c, leave_shape: shape })[0];
     if (draw) {
       pg.appendChild(hlCircle(x, y, 19));
@@ -149,7 +159,7 @@ export function render(el, ctx) {
   players.forEach((pl, p) => {
     const x = left + (p % cols) * (pw + 8);
     const y = top + Math.floor(p / cols) * (ph + 10);
-    svg.appendChild(works(x, y, pw, ph, pl, p, v, ctx, redraw));
+    svg.appendChild(works(x, y, pw, ph, pl, p, v, ctx, redraw, narrow, satDy));
   });
   el.replaceChildren(svg);
 }
@@ -160,7 +170,7 @@ function labelLines(name) {
   return words.length > 1 ? [words.slice(0, -1).join(" "), words[words.length - 1]] : [name];
 }
 
-function works(x, y, w, hgt, pl, p, v, ctx, redraw) {
+function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
   const g = s("g", { class: "works", "data-seat": p, transform: `translate(${x} ${y})` });
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
@@ -175,10 +185,12 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw) {
   const pairs = mine ? ctx.legal.filter((e) => e.type === "place_pair") : [];
   const pairsOf = (pc) => pairs.filter((e) => e.json.shape === pc.shape && e.json.colours.includes(pc.colour));
   const first = selection.length === 1 ? parsePiece(pl.satchel[selection[0]]) : null;
+  // phone: the satchel pieces TAP apart, SAT_ROW a row
+  const step = narrow ? TAP : 34;
   pl.satchel.forEach((pc, k) => {
     const { colour: c, shape } = parsePiece(pc);
-    const px = 24 + k * 34, py = 74;
-    const pg = s("g", {}, [s("circle", { cx: px, cy: py, r: 16, fill: "transparent" }), piece(px, py, 13, c, shape, ctx)]);
+    const px = narrow ? 10 + step / 2 + (k % SAT_ROW) * step : 24 + k * step, py = 74 + (narrow ? Math.floor(k / SAT_ROW) * TAP : 0);
+    const pg = s("g", {}, [narrow ? hitArea(px, py, step) : s("circle", { cx: px, cy: py, r: 16, fill: "transparent" }), piece(px, py, 13, c, shape, ctx)]);
     if (mine && pairsOf({ colour: c, shape }).length) {
       // could go alone or in a pair: select it, then choose the partner and/or the tile
       const selected = selection.includes(k);
@@ -214,11 +226,14 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw) {
 
   if (mine && selection.length) {
     const hint = selection.length === 2 ? "pair chosen: click a lit river tile" : `click its ${first ? first.shape : ""} tile, or a second ${first ? first.shape : "piece"} to pair it`;
-    const hx = 24 + pl.satchel.length * 34 + 4;
-    g.appendChild(s("text", { class: "gw-hint", x: hx, y: 70, "font-size": 11, fill: "#1b5e20", text: hint }));
+    // phone: the hint on the satchel line, the cancel button at the right of the row under the satchel
+    const hx = narrow ? 100 : 24 + pl.satchel.length * 34 + 4;
+    g.appendChild(s("text", { class: "gw-hint", x: hx, y: narrow ? 52 : 70, "font-size": 11, fill: "#1b5e20", text: hint }));
+    const cx = narrow ? w - 86 : hx, cy = narrow ? 116 + dy : 76, cw = narrow ? 72 : 56, ch = narrow ? 28 : 18;
     const cancel = s("g", { class: "act gw-cancel", tabindex: 0, role: "button" }, [
-      s("rect", { x: hx, y: 76, width: 56, height: 18, rx: 9, fill: "#666" }),
-      s("text", { x: hx + 28, y: 89, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#fff", text: "cancel" }),
+      narrow ? s("rect", { x: cx + cw / 2 - TAP / 2 - 8, y: cy + ch / 2 - TAP / 2, width: TAP + 16, height: TAP, fill: "#000", "fill-opacity": 0 }) : null,
+      s("rect", { x: cx, y: cy, width: cw, height: ch, rx: ch / 2, fill: "#666" }),
+      s("text", { x: cx + cw / 2, y: cy + ch / 2 + 4, "text-anchor": "middle", "font-size": narrow ? 13 : 11, "font-weight": 700, fill: "#fff", text: "cancel" }),
     ]);
     cancel.addEventListener("click", (e) => { e.stopPropagation(); selection = []; redraw(); });
     g.appendChild(cancel);
@@ -231,7 +246,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw) {
   const ncol = (pl.columns || []).length || 7;
   const nrow = v.values && v.values[0] ? v.values[0].length : 5;
   const cw = Math.min(50, (w - 34 - rowW - chartW) / ncol);
-  const gy0 = 124, pitch = 26;
+  const gy0 = narrow ? 176 + dy : 124, pitch = 26;
   const small = cw < 36;  // five boards side by side: smaller labels
   const gridRight = 20 + ncol * cw;
   const track = v.row_track || [];
@@ -291,11 +306,12 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw) {
   // open a column with a colour
   const opens = mine ? ctx.legal.filter((e) => e.type === "column") : [];
   opens.forEach((e, k) => {
-    const ox = 24 + k * 30, oy = 104;
-    const og = s("g", {}, [s("rect", { x: ox - 11, y: oy - 11, width: 22, height: 22, rx: 4, fill: fillOf(e.json.colour, ctx.patterns), stroke: colour(e.json.colour).stroke }), s("rect", { class: "hl", x: ox - 14, y: oy - 14, width: 28, height: 28, rx: 5 })]);
+    // phone: the chips TAP apart in their own row between the satchel and the columns
+    const ox = narrow ? 10 + TAP / 2 + k * TAP : 24 + k * 30, oy = narrow ? 130 + dy : 104;
+    const og = s("g", {}, [narrow ? hitArea(ox, oy, TAP) : null, s("rect", { x: ox - 11, y: oy - 11, width: 22, height: 22, rx: 4, fill: fillOf(e.json.colour, ctx.patterns), stroke: colour(e.json.colour).stroke }), s("rect", { class: "hl", x: ox - 14, y: oy - 14, width: 28, height: 28, rx: 5 })]);
     g.appendChild(clickable(og, e, ctx.act));
   });
-  if (opens.length) g.appendChild(s("text", { x: 28 + opens.length * 30, y: 109, "font-size": 11, fill: "#222", text: "open the next column with…" }));
+  if (opens.length) g.appendChild(s("text", { x: narrow ? 100 : 28 + opens.length * 30, y: narrow ? 52 : 109, "font-size": 11, fill: "#222", text: "open the next column with…" }));
   // overflow
   const ov = pl.overflow || [];
   g.appendChild(s("text", { x: 14, y: hgt - 10, "font-size": 11.5, fill: "#7a7268", text: `overflow ${ov.length} · inventory ${pl.inventory}/${v.end_trigger ?? 17}` }));

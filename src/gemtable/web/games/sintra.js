@@ -15,22 +15,38 @@ function pane(x, y, w, c, ctx, opts = {}) {
   });
 }
 
-function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025") {
+// On a phone (500 units across a 390 px screen) a tap target needs TAP units a side (about 41 px).
+const TAP = 56;
+function hitRect(x, y, w, hgt) {
+  return s("rect", { class: "si-hit", x, y, width: w, height: hgt, fill: "#000", "fill-opacity": 0 });
+}
+
+function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025", grid = null) {
   // draw the panes of each colour in a little cluster; clickable per colour.
   // A colour none of whose panes the mover could place (all would break) gets a red warning mark.
+  // grid {cell, perRow}: (phone) each colour in its own cell of cell×cell units, an invisible
+  // hit area as large as the cell, the cells side by side (x, y: the grid's top left).
   const allBreak = new Set(ctx.view.all_break_colours || []);
   const g = s("g");
   let i = 0;
   for (const [c, n] of Object.entries(counts)) {
     if (!n) continue;
     const cg = s("g", { "data-colour": c });
-    for (let k = 0; k < n; k++) cg.appendChild(pane(x + i * (size + 3), y + k * 5, size, c, ctx));
-    cg.appendChild(s("text", { x: x + i * (size + 3) + size / 2, y: y + size + (n - 1) * 5 + 13, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: ink, text: `${n}` }));
+    let px = x + i * (size + 3), py = y;
+    if (grid) {
+      const gx = x + (i % grid.perRow) * grid.cell, gy = y + Math.floor(i / grid.perRow) * grid.cell;
+      cg.appendChild(hitRect(gx, gy, grid.cell, grid.cell));
+      px = gx + (grid.cell - size) / 2;
+      py = gy + (grid.cell - size - (n - 1) * 4 - 12) / 2;
+    }
+    const dy = grid ? 4 : 5;
+    for (let k = 0; k < n; k++) cg.appendChild(pane(px, py + k * dy, size, c, ctx));
+    cg.appendChild(s("text", { x: px + size / 2, y: py + size + (n - 1) * dy + 12, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: ink, text: `${n}` }));
     const act = take(c);
     if (act) {
-      cg.appendChild(s("rect", { class: "hl", x: x + i * (size + 3) - 3, y: y - 3, width: size + 6, height: size + 6 + (n - 1) * 5, rx: 4 }));
+      cg.appendChild(s("rect", { class: "hl", x: px - 3, y: py - 3, width: size + 6, height: size + 6 + (n - 1) * dy, rx: 4 }));
       if (allBreak.has(c)) {
-        const bx = x + i * (size + 3) + size, by = y - 2;
+        const bx = px + size, by = py - 2;
         cg.appendChild(s("g", { class: "si-all-break" }, [
           s("circle", { cx: bx, cy: by, r: 6.5, fill: "#c62828", stroke: "#fff", "stroke-width": 1.2 }),
           s("path", { d: `M${bx - 2.8} ${by - 2.8} L${bx + 2.8} ${by + 2.8} M${bx + 2.8} ${by - 2.8} L${bx - 2.8} ${by + 2.8}`, stroke: "#fff", "stroke-width": 1.8, "stroke-linecap": "round" }),
@@ -55,13 +71,13 @@ export function render(el, ctx) {
   const nf = v.factories.length;
   let lay;
   if (narrow) {
-    const perRow = nf <= 5 ? nf : Math.ceil(nf / 2);
-    const fr = Math.min(46, (W - 20) / perRow / 2 - 6);
+    // three factories a row, each colour in a TAP-sized cell (two by two inside a factory)
+    const perRow = 3, fr = 60, pitch = (W - 20) / perRow;
     const rows = Math.ceil(nf / perRow);
-    const centreY = 14 + rows * (fr * 2 + 28) + 2;
+    const centreY = 14 + rows * (fr * 2 + 26) + 2;
     const infoY = centreY + 96 + 26;
     lay = {
-      fr, fcx: (i) => 10 + fr + (i % perRow) * (fr * 2 + 12), fcy: (i) => 14 + fr + Math.floor(i / perRow) * (fr * 2 + 28),
+      fr, fcx: (i) => 10 + pitch / 2 + (i % perRow) * pitch, fcy: (i) => 14 + fr + Math.floor(i / perRow) * (fr * 2 + 26),
       cx: 10, cy: centreY, cw: 300, ch: 96, retX: 320, retY: centreY + 34, retW: 170,
       infoY, bagX: 20, bagY: infoY + 24, top: infoY + 40,
     };
@@ -86,9 +102,14 @@ export function render(el, ctx) {
     f.appendChild(s("circle", { cx, cy, r: fr, fill: "#efe6d4", stroke: "#8a7b5c", "stroke-width": 2 }));
     f.appendChild(s("text", { x: cx, y: cy + fr + 16, "text-anchor": "middle", "font-size": 12, fill: "#e8e2d2", text: `factory ${i + 1}` }));
     const cnt = Object.values(fac).reduce((a, b) => a + b, 0);
-    const w = Math.min(20, (fr * 1.5) / Math.max(1, Object.keys(fac).length) - 3);
-    f.appendChild(groupedPanes(cx - (Object.keys(fac).length * (w + 3)) / 2, cy - w / 2 - 6, fac, ctx,
-      (c) => findLegal(ctx.legal, { type: "take_factory", factory: i, colour: c })[0], w));
+    const take = (c) => findLegal(ctx.legal, { type: "take_factory", factory: i, colour: c })[0];
+    if (narrow) {
+      const m = Object.values(fac).filter((x) => x).length, gc = Math.min(2, Math.max(1, m)), gr = Math.ceil(m / 2);
+      f.appendChild(groupedPanes(cx - (gc * TAP) / 2, cy - (gr * TAP) / 2, fac, ctx, take, 20, "#3a3025", { cell: TAP, perRow: 2 }));
+    } else {
+      const w = Math.min(20, (fr * 1.5) / Math.max(1, Object.keys(fac).length) - 3);
+      f.appendChild(groupedPanes(cx - (Object.keys(fac).length * (w + 3)) / 2, cy - w / 2 - 6, fac, ctx, take, w));
+    }
     if (!cnt) f.appendChild(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, fill: "#9a8f78", text: "empty" }));
   });
   svg.appendChild(f);
@@ -98,7 +119,8 @@ export function render(el, ctx) {
   const centre = s("g", { id: "si-centre" });
   centre.appendChild(s("rect", { x: cx0, y: cy0, width: lay.cw, height: lay.ch, rx: 14, fill: "#ffffff14", stroke: "#ffffff55" }));
   centre.appendChild(s("text", { x: cx0 + 10, y: cy0 + 18, "font-size": 13, fill: "#e8e2d2", text: "centre" + (v.start_marker_in_centre ? " · start marker" : "") }));
-  centre.appendChild(groupedPanes(cx0 + 12, cy0 + 30, v.centre, ctx, (c) => findLegal(ctx.legal, { type: "take_centre", colour: c })[0], 20, "#f4efe2"));
+  centre.appendChild(groupedPanes(cx0 + (narrow ? 10 : 12), cy0 + (narrow ? 26 : 30), v.centre, ctx, (c) => findLegal(ctx.legal, { type: "take_centre", colour: c })[0], 20, "#f4efe2",
+    narrow ? { cell: TAP, perRow: 5 } : null));
   svg.appendChild(centre);
 
   // round track, bag and tower
@@ -117,6 +139,7 @@ export function render(el, ctx) {
   if (ret) {
     const rx = lay.retX, ry = lay.retY, rw = lay.retW;
     const b = s("g", {}, [
+      narrow ? hitRect(rx, ry + 15 - TAP / 2, rw, TAP) : null,
       s("rect", { x: rx, y: ry, width: rw, height: 30, rx: 15, fill: "#2f6f8b", stroke: "#0005" }),
       s("rect", { class: "hl", x: rx - 2, y: ry - 2, width: rw + 4, height: 34, rx: 17 }),
       s("text", { x: rx + rw / 2, y: ry + 20, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff", text: "return the glazier" }),
@@ -128,7 +151,7 @@ export function render(el, ctx) {
   players.forEach((pl, p) => {
     const x = (W - (cols * boardW + (cols - 1) * 8)) / 2 + (p % cols) * (boardW + 8);
     const y = top + Math.floor(p / cols) * (boardH + 12);
-    svg.appendChild(palace(x, y, boardW, boardH, pl, p, v, ctx));
+    svg.appendChild(palace(x, y, boardW, boardH, pl, p, v, ctx, narrow));
   });
   el.replaceChildren(svg);
 }
@@ -148,7 +171,7 @@ function emptySpace(x, y, space, ctx) {
   return g;
 }
 
-function palace(x, y, w, hgt, pl, p, v, ctx) {
+function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
   const g = s("g", { class: "palace", "data-seat": p, transform: `translate(${x} ${y})` });
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
@@ -180,6 +203,8 @@ function palace(x, y, w, hgt, pl, p, v, ctx) {
     const place = mine ? findLegal(ctx.legal, { type: "place", position: i })[0] : null;
     if (place) {
       col.appendChild(s("rect", { class: "hl", x: cx - 5, y: sy - 6, width: 50, height: 5 * sp + 10, rx: 7 }));
+      // the whole column width is the target: the columns' hit areas touch but do not overlap
+      col.appendChild(hitRect(cx - (colW - 40) / 2, sy - 6, colW, 5 * sp + 10));
       g.appendChild(clickable(col, place, ctx.act, `${place.text}${pending ? ` (${pending.count} ${pending.colour})` : ""}`));
     } else g.appendChild(col);
     // the window below the strip
@@ -201,8 +226,9 @@ function palace(x, y, w, hgt, pl, p, v, ctx) {
   if (keeps.length) {
     g.appendChild(s("text", { x: 14, y: hgt - 46, "font-size": 12, fill: "#222", text: "keep for the window:" }));
     keeps.forEach((e, k) => {
-      const kx = 140 + k * 34;
-      const kg = s("g", {}, [pane(kx, hgt - 62, 24, e.json.colour, ctx), s("rect", { class: "hl", x: kx - 3, y: hgt - 65, width: 30, height: 30, rx: 4 })]);
+      const kx = 140 + k * (narrow ? TAP : 34);
+      const kg = s("g", {}, [narrow ? hitRect(kx + 12 - TAP / 2, hgt - 50 - TAP / 2, TAP, TAP) : null,
+        pane(kx, hgt - 62, 24, e.json.colour, ctx), s("rect", { class: "hl", x: kx - 3, y: hgt - 65, width: 30, height: 30, rx: 4 })]);
       g.appendChild(clickable(kg, e, ctx.act));
     });
   }

@@ -9,6 +9,14 @@ const TOKENS = [...COLS, "gold"];
 const LEVEL_BACK = { 1: "#3f8f5b", 2: "#d2a23a", 3: "#3b6fb0" };
 const ROMAN = { 1: "I", 2: "II", 3: "III" };
 
+// On a phone (610 units across a 390 px screen) a tap target needs TAP units a side (about 41 px):
+// small visuals (pills, tokens) get an invisible hit area that large, laid out so that no two
+// actions' hit areas overlap.
+const TAP = 68;
+function hitRect(x, y, w, hgt) {
+  return s("rect", { class: "sp-hit", x, y, width: w, height: hgt, fill: "#000", "fill-opacity": 0 });
+}
+
 let selection = [];
 let selectionKey = "";
 
@@ -112,22 +120,38 @@ function noble(x, y, size, nb, ctx) {
   return g;
 }
 
-function pill(x, y, w, label, fill) {
+function pill(x, y, w, label, fill, hgt = 20, font = hgt * 0.575) {
   const g = s("g", { class: "pill" });
-  g.appendChild(s("rect", { x, y, width: w, height: 20, rx: 10, fill, stroke: "#0005" }));
-  g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: w + 4, height: 24, rx: 12 }));
-  g.appendChild(s("text", { x: x + w / 2, y: y + 14, "text-anchor": "middle", "font-size": 11.5, "font-weight": 700, fill: "#fff", text: label }));
+  g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: hgt / 2, fill, stroke: "#0005" }));
+  g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: w + 4, height: hgt + 4, rx: hgt / 2 + 2 }));
+  g.appendChild(s("text", { x: x + w / 2, y: y + hgt * 0.7, "text-anchor": "middle", "font-size": font, "font-weight": 700, fill: "#fff", text: label }));
   return g;
 }
 
 // A card that can be bought and/or reserved: pills for each legal choice.
-function cardActions(g, x, y, w, hgt, card, ctx) {
+// On a phone the card itself is the target: its top half reserves, its bottom half buys
+// (the whole card when only one of the two is legal), each half marked by its pill.
+function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
   const buy = findLegal(ctx.legal, { type: "buy", card: card.id })[0];
   const res = findLegal(ctx.legal, { type: "reserve", card: card.id })[0];
   if (!buy && !res) return;
   g.appendChild(s("rect", { x: x - 3, y: y - 3, width: w + 6, height: hgt + 6, rx: 10, fill: "none", stroke: buy ? "#ffd24a" : "#ffffff77", "stroke-width": buy ? 3 : 1.5 }));
   // stacked in the right part of the card, clear of the cost pips down its left edge
   const pw = w - 36, px = x + w - pw - 5;
+  if (narrow) {
+    const half = hgt / 2, both = buy && res;
+    if (res) {
+      const pg = pill(px, y + (both ? half - 30 : hgt - 32), pw, "Reserve", "#b06a12", 24, 12.5);
+      pg.insertBefore(hitRect(x, y, w, both ? half : hgt), pg.firstChild);
+      g.appendChild(clickable(pg, res, ctx.act));
+    }
+    if (buy) {
+      const pg = pill(px, y + hgt - 32, pw, "Buy", "#2f8a4f", 24, 12.5);
+      pg.insertBefore(hitRect(x, both ? y + half : y, w, both ? half : hgt), pg.firstChild);
+      g.appendChild(clickable(pg, buy, ctx.act));
+    }
+    return;
+  }
   if (buy) g.appendChild(clickable(pill(px, y + hgt - 26, pw, "Buy", "#2f8a4f"), buy, ctx.act));
   if (res) g.appendChild(clickable(pill(px, y + hgt - (buy ? 52 : 26), pw, "Reserve", "#b06a12"), res, ctx.act));
 }
@@ -161,11 +185,11 @@ export function render(el, ctx) {
   // each as wide as the table with its reserved cards at full size
   const narrow = (el.clientWidth || 1000) < 640;
   // a seat panel grows a bottom row only once it holds reserved cards or nobles
-  const seatHs = v.seats.map((st) => (st.reserved.length || st.nobles.length ? (narrow ? 206 : 254) : 148));
+  const seatHs = v.seats.map((st) => (st.reserved.length || st.nobles.length ? (narrow ? 250 : 254) : 148));
   const seatYs = seatHs.map((_, p) => seatHs.slice(0, p).reduce((a, b) => a + b + 8, 0));
   const seatsH = seatHs.reduce((a, b) => a + b + 8, 0);
   const W = narrow ? 610 : 1000;
-  const seatsTop = narrow ? 600 : 8;
+  const seatsTop = narrow ? 656 : 8;  // phone: a row for Take / Clear between the cards and the seats
   const height = narrow ? seatsTop + seatsH + 4 : Math.max(640, 12 + seatsH);
   const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "splendor-board", role: "img", "aria-label": "Splendor table" });
   svg.appendChild(patternDefs("cb"));
@@ -200,7 +224,8 @@ export function render(el, ctx) {
     rows.appendChild(back);
     const blind = findLegal(ctx.legal, { type: "reserve_blind", level })[0];
     if (blind) {
-      const g = s("g", {}, [pill(16, y + ch - 54, 74, "Reserve", "#b06a12")]);
+      // phone: the whole deck is the target
+      const g = s("g", {}, [narrow ? hitRect(10, y, 86, ch) : null, pill(16, y + ch - 54, 74, "Reserve", "#b06a12")]);
       rows.appendChild(clickable(g, blind, ctx.act));
     }
     (v.board[level - 1] || []).forEach((card, i) => {
@@ -211,7 +236,7 @@ export function render(el, ctx) {
       }
       const g = s("g");
       g.appendChild(cardFace(x, y, cw, ch, card, ctx));
-      cardActions(g, x, y, cw, ch, card, ctx);
+      cardActions(g, x, y, cw, ch, card, ctx, narrow);
       rows.appendChild(g);
     });
   });
@@ -221,10 +246,11 @@ export function render(el, ctx) {
   const bank = s("g", { id: "sp-bank" });
   bank.appendChild(s("text", { x: 572, y: 118, "text-anchor": "middle", "font-size": 14, fill: "#e8e2d2", text: "Bank" }));
   TOKENS.forEach((c, i) => {
-    const y = 150 + i * 62;
+    const y = 150 + i * (narrow ? TAP : 62);
     const legalHere = c !== "gold" && ctx.legal.some((e) => (e.type === "take" && e.json.colours.includes(c)) || (e.type === "take_two" && e.json.colour === c));
     const g = token(572, y, 25, c, v.bank[c], ctx, { selected: selection.includes(c), hl: legalHere });
     if (legalHere) {
+      if (narrow) g.insertBefore(hitRect(572 - TAP / 2, y - TAP / 2, TAP, TAP), g.firstChild);
       g.classList.add("act");
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
@@ -242,9 +268,14 @@ export function render(el, ctx) {
     const set = new Set(selection);
     const exact = takes.find((e) => e.json.colours.length === set.size && e.json.colours.every((x) => set.has(x)));
     const two = selection.length === 1 ? findLegal(ctx.legal, { type: "take_two", colour: selection[0] })[0] : null;
-    bank.appendChild(s("text", { x: 572, y: 530, "text-anchor": "middle", "font-size": 11.5, fill: "#fff", text: two ? "again: take 2" : "pick more" }));
-    if (exact) bank.appendChild(clickable(s("g", {}, [pill(532, 540, 80, "Take", "#2f8a4f")]), exact, (e) => { selection = []; ctx.act(e); }));
-    const clear = s("g", { class: "act", tabindex: 0, role: "button", "data-clear": "1" }, [pill(532, 566, 80, "Clear", "#666")]);
+    const hint = two ? "again: take 2" : "pick more";
+    // phone: the hint and the two buttons in their own row under the cards
+    if (narrow) bank.appendChild(s("text", { x: 20, y: 620, "font-size": 18, fill: "#fff", text: `${selection.join(", ")}: ${hint}` }));
+    else bank.appendChild(s("text", { x: 572, y: 530, "text-anchor": "middle", "font-size": 11.5, fill: "#fff", text: hint }));
+    const takeBtn = narrow ? [hitRect(296, 580, 138, TAP), pill(300, 598, 130, "Take", "#2f8a4f", 32)] : [pill(532, 540, 80, "Take", "#2f8a4f")];
+    if (exact) bank.appendChild(clickable(s("g", {}, takeBtn), exact, (e) => { selection = []; ctx.act(e); }));
+    const clearBtn = narrow ? [hitRect(446, 580, 138, TAP), pill(450, 598, 130, "Clear", "#666", 32)] : [pill(532, 566, 80, "Clear", "#666")];
+    const clear = s("g", { class: "act", tabindex: 0, role: "button", "data-clear": "1" }, clearBtn);
     clear.addEventListener("click", () => { selection = []; redraw(); });
     bank.appendChild(clear);
   }
@@ -253,19 +284,23 @@ export function render(el, ctx) {
   // seats
   const seats = s("g", { id: "sp-seats" });
   v.seats.forEach((st, p) => seats.appendChild(narrow
-    ? seatPanel(10, seatsTop + seatYs[p], 590, seatHs[p], st, p, v, ctx)
+    ? seatPanel(10, seatsTop + seatYs[p], 590, seatHs[p], st, p, v, ctx, true)
     : seatPanel(628, 8 + seatYs[p], 364, seatHs[p], st, p, v, ctx)));
   svg.appendChild(seats);
 
   // a pending purchase (choose how to pay with gold)
   if (v.pending_card && ctx.legal.some((e) => e.type === "pay")) {
     const g = s("g", { id: "sp-paying" });
-    g.appendChild(s("rect", { x: 100, y: 250, width: 440, height: 190, rx: 12, fill: "#102a1fee", stroke: "#ffd24a", "stroke-width": 2 }));
+    const pays = ctx.legal.filter((e) => e.type === "pay").slice(0, 6);
+    // phone: one choice per TAP-high row
+    const boxH = narrow ? 60 + Math.max(140, pays.length * TAP) : 190;
+    g.appendChild(s("rect", { x: 100, y: 250, width: 440, height: boxH, rx: 12, fill: "#102a1fee", stroke: "#ffd24a", "stroke-width": 2 }));
     g.appendChild(s("text", { x: 120, y: 278, "font-size": 15, fill: "#fff", text: "Pay for this card:" }));
     g.appendChild(cardFace(120, 290, 90, 128, v.pending_card, ctx));
-    ctx.legal.filter((e) => e.type === "pay").slice(0, 6).forEach((e, i) => {
+    pays.forEach((e, i) => {
       const label = e.text.replace("pay with gold: ", "gold: ");
-      g.appendChild(clickable(s("g", {}, [pill(225, 290 + i * 24, 300, label, "#2f6f8b")]), e, ctx.act));
+      const btn = narrow ? [hitRect(222, 290 + i * TAP, 306, TAP), pill(225, 290 + i * TAP + 16, 300, label, "#2f6f8b", 36)] : [pill(225, 290 + i * 24, 300, label, "#2f6f8b")];
+      g.appendChild(clickable(s("g", {}, btn), e, ctx.act));
     });
     svg.appendChild(g);
   }
@@ -273,7 +308,7 @@ export function render(el, ctx) {
   el.replaceChildren(svg);
 }
 
-function seatPanel(x, y, w, hgt, st, p, v, ctx) {
+function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   const g = s("g", { class: "seat", "data-seat": p, transform: `translate(${x} ${y})` });
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
@@ -285,9 +320,11 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx) {
   g.appendChild(s("text", { x: w - 64, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: `${plural(st.cards, "card")} · ${plural(st.nobles.length, "noble")}` }));
   // tokens (clickable when returning)
   TOKENS.forEach((c, i) => {
-    const cx = 24 + i * 40;
+    // phone: the tokens TAP apart, each a TAP-square target when it can be returned
+    const cx = narrow ? 10 + TAP / 2 + i * TAP : 24 + i * 40;
     const ret = mine ? findLegal(ctx.legal, { type: "return", token: c })[0] : null;
     const t = token(cx, 56, 16, c, st.tokens[c], ctx, { hl: !!ret });
+    if (ret && narrow) t.insertBefore(hitRect(cx - TAP / 2, 56 - TAP / 2, TAP, TAP), t.firstChild);
     if (!st.tokens[c]) t.setAttribute("opacity", "0.35");
     g.appendChild(ret ? clickable(t, ret, ctx.act) : t);
   });
@@ -309,9 +346,10 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx) {
   });
   // reserved cards, large enough to read their costs
   const big = w >= 560;  // a seat as wide as the table (phone): reserved cards at full size
-  if (st.reserved.length) g.appendChild(s("text", { x: big ? 262 : 150, y: big ? 40 : 160, "font-size": 10.5, fill: "#7a7268", text: `reserved ${st.reserved.length}/3` }));
+  // (phone: under the row of tokens, beside the bonuses)
+  if (st.reserved.length) g.appendChild(s("text", { x: big ? 262 : 150, y: big ? (narrow ? 96 : 40) : 160, "font-size": 10.5, fill: "#7a7268", text: `reserved ${st.reserved.length}/3` }));
   st.reserved.forEach((card, i) => {
-    const rx = big ? 260 + i * 108 : 148 + i * 72, ry = big ? 46 : 166, rw = big ? 100 : 66, rh = big ? 142 : 80;
+    const rx = big ? 260 + i * 108 : 148 + i * 72, ry = big ? (narrow ? 100 : 46) : 166, rw = big ? 100 : 66, rh = big ? 142 : 80;
     if (card.hidden) { g.appendChild(cardBack(rx, ry, rw, rh, card.level)); return; }
     const cg = s("g", { class: "sp-reserved" });
     cg.appendChild(cardFace(rx, ry, rw, rh, card, ctx, big ? null : 8));
