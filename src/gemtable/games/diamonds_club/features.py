@@ -18,6 +18,8 @@ counts are copied in bulk and scaled once.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
@@ -214,13 +216,10 @@ for _k in range(MAX_SEATS):
         _SCALE[_b + 11 + _t] = 1 / TRACK_MAX[_t]
 _SCALE[_PILES_AT:_PILES_AT + NB] = 1 / D.tiles_per_building
 _SCALE[_APILES_AT:_APILES_AT + NA] = 1 / D.tiles_per_animal
-_SCRATCH: dict[int, tuple] = {}
 
 
+@cache
 def _scratch(n: int) -> tuple:
-    got = _SCRATCH.get(n)
-    if got is not None:
-        return got
     sc = Scratch(SIZE)
     for q in range(n):
         sc.buf[SEATS_AT + q * SEAT] = 1.0  # present
@@ -233,8 +232,7 @@ def _scratch(n: int) -> tuple:
     perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),),
                            strided=(_BP_AT + np.arange(NBOARDS, dtype=np.intp) * MAX_SEATS,
                                     _OWNERS_AT + np.arange(_NOWNER, dtype=np.intp) * MAX_SEATS))
-    got = _SCRATCH[n] = (sc, dests, perms)
-    return got
+    return (sc, dests, perms)
 
 
 def _fill(s: DiamondsClubState, player: int, out: np.ndarray) -> None:

@@ -13,6 +13,8 @@ and the few real-valued entries are written afterwards.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
@@ -106,20 +108,16 @@ def _score(heights: tuple, ov: int) -> float:
 # Kept in absolute seat order in a Scratch buffer (raw counts); every source is re-encoded
 # only when its content changed; one permutation per (players, observer) puts the seat blocks
 # in the observer's order and one multiply scales everything.
-_SCRATCH: dict[int, tuple] = {}
 _COLS = NCOL * (NC + 1)
 
 
+@cache
 def _scratch(n: int) -> tuple:
-    got = _SCRATCH.get(n)
-    if got is not None:
-        return got
     sc = Scratch(SIZE)
     for q in range(n):
         sc.buf[SEATS_AT + q * SEAT] = 1.0  # present
     perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),))
-    got = _SCRATCH[n] = (sc, perms)
-    return got
+    return (sc, perms)
 
 
 def _fill(s: GlassworksState, player: int, out: np.ndarray) -> None:

@@ -16,6 +16,7 @@ computed with NumPy from the owner list.
 from __future__ import annotations
 
 from array import array
+from functools import cache
 
 import numpy as np
 
@@ -120,13 +121,10 @@ _SEAT_VALUES = (("points", 5, 1 / _POINTS, 2.0), ("bonus_pts", 6, 1 / _BONUS_POI
 for _k in range(MAX_SEATS):
     for _name, _off, _sc, _ in _SEAT_VALUES:
         _SCALE[SEATS_AT + _k * SEAT + _off] = _sc
-_SCRATCH: dict[int, tuple] = {}
 
 
+@cache
 def _scratch(n: int) -> tuple:
-    got = _SCRATCH.get(n)
-    if got is not None:
-        return got
     sc = Scratch(SIZE)
     for q in range(n):
         sc.buf[SEATS_AT + q * SEAT] = 1.0  # present
@@ -135,8 +133,7 @@ def _scratch(n: int) -> tuple:
     board = np.arange(NS, dtype=np.intp) * MAX_SEATS + BOARD_AT
     bonus = np.arange(5 * 4, dtype=np.intp) * MAX_SEATS + BONUS_AT
     perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),), strided=(board, bonus))
-    got = _SCRATCH[n] = (sc, values_at, board, bonus, perms)
-    return got
+    return (sc, values_at, board, bonus, perms)
 
 
 def _counts(dest: np.ndarray, at: int, kinds: list) -> None:

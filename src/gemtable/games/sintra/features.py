@@ -10,6 +10,7 @@ array in a few bulk NumPy operations and scales them once.
 from __future__ import annotations
 
 from array import array
+from functools import cache
 
 import numpy as np
 
@@ -84,15 +85,11 @@ _NSTRIP = NUM_STRIPS * 6
 _NON = NUM_STRIPS * NC
 _NWIN = NUM_WINDOWS * 2
 _STRIP = 1 + 6 + NC
-_SCRATCH: dict[tuple[int, int], tuple] = {}
 
 
+@cache
 def _scratch(n: int, nf: int) -> tuple:
     """The incremental buffer (absolute seat order) and index plans for ``n`` seats."""
-    key = (n, nf)
-    got = _SCRATCH.get(key)
-    if got is not None:
-        return got
     sc = Scratch(SIZE)
     present = [_at(q, "present") for q in range(n)]
     sc.buf[present] = 1.0  # constant for the player count
@@ -105,13 +102,11 @@ def _scratch(n: int, nf: int) -> tuple:
     win = np.array([_at(q, "windows") + f * NC for q in range(n) for f in range(_NWIN)], np.intp)
     win_all = np.concatenate([np.arange(_at(q, "windows"), _at(q, "windows") + _NWIN * NC) for q in range(n)])
     perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, _SEAT),))  # relative index -> absolute index
-    got = (sc, present, need, on, code, win, win_all, perms,
+    return (sc, present, need, on, code, win, win_all, perms,
            np.arange(FACTORIES, FACTORIES + nf * NC),
            [_at(q, f) for q in range(n) for f in ("score", "lost")],
            [_at(q, "broken_glass_space") for q in range(n)],
            [_at(q, "glazier") for q in range(n)])
-    _SCRATCH[key] = got
-    return got
 
 
 def _fill(s: SintraState, player: int, out: np.ndarray) -> None:

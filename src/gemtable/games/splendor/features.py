@@ -13,6 +13,8 @@ are filled by one row gather each; counts are copied in bulk and scaled once.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from gemtable.core.observation import ObservationLayout, Scratch, seat_rotations
@@ -75,21 +77,17 @@ _RES = MAX_RESERVED * CARD
 # Kept in absolute seat order in a Scratch buffer, every source re-encoded only when it
 # changed; reserved cards are kept as every other seat sees them (blind ones hidden) and the
 # observer's own are written afterwards, straight into ``out``.
-_SCRATCH: dict[int, tuple] = {}
 
 
+@cache
 def _scratch(n: int) -> tuple:
-    got = _SCRATCH.get(n)
-    if got is not None:
-        return got
     sc = Scratch(SIZE)
     counts = []  # tok (6 per seat), bon (5 per seat), then pts, ncards, nobles per seat
     counts += [SEATS_AT + q * SEAT + i for q in range(n) for i in range(6)]
     counts += [SEATS_AT + q * SEAT + 6 + i for q in range(n) for i in range(5)]
     counts += [SEATS_AT + q * SEAT + 11 + i for i in range(3) for q in range(n)]
     perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),))
-    got = _SCRATCH[n] = (sc, np.array(counts, np.intp), perms)
-    return got
+    return (sc, np.array(counts, np.intp), perms)
 
 
 def _fill(s: SplendorState, player: int, out: np.ndarray) -> None:
