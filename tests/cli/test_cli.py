@@ -73,3 +73,11 @@ def test_bench_reports_rates_as_json():
     data = json.loads(result.output)
     row = data["rows"][0]
     assert row["game"] == "splendor" and row["turns_per_s"] > 0 and row["decisions_per_s"] >= row["turns_per_s"]
+
+
+def test_rules_shows_the_players_how_to_play_in_the_terminal(tmp_path):
+    result = runner.invoke(app, ["play", "splendor", "--seed", "3", "--bots", "random", "--save", str(tmp_path / "g.json")],
+                           input="rules\nhelp\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "Goal" in result.output and "Where the rulebook is unclear" in result.output
+    assert "RULES.md" not in result.output and "/gemtable/" not in result.output  # no file path for players

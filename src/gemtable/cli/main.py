@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.table import Table
 
 from gemtable.core import (
@@ -152,7 +153,7 @@ def play(
     save = save or Path(f"gemtable-{game.id}-{match.seed}.json")
     log: list[str] = []
     console.print(f"[bold]{game.title}[/] — {match.num_players} players, seed {match.seed}. "
-                  f"You are seat {me + 1}. Type a number, `help`, `log` or `quit`.")
+                  f"You are seat {me + 1}. Type a number, `help`, `rules`, `log` or `quit`.")
     shown_turn = None
     while not state.is_over():
         movers = state.to_move()
@@ -185,8 +186,11 @@ def play(
                 raise typer.Exit(0)
             if answer in ("h", "help", "?"):
                 console.print(f"[green]{state.prompt(me)}[/] Choose one of the numbered actions. "
-                              f"`log` shows what happened so far; `quit` saves the game. "
-                              f"The rules summary: {game.rules_path or '(none)'}")
+                              "`log` shows what happened so far, `board` the table, `rules` how to play; "
+                              "`quit` saves the game.")
+                continue
+            if answer == "rules":
+                console.print(Markdown(game.play_text() or "This game has no how-to-play yet."))
                 continue
             if answer == "log":
                 for line in log[-40:]:
@@ -197,7 +201,7 @@ def play(
                 continue
             if not answer.isdigit() or not 1 <= int(answer) <= len(actions):
                 console.print(f"[red]'{answer}' is not a choice: type a number from 1 to {len(actions)}, "
-                              "or help, log, board, quit.[/]")
+                              "or help, log, board, rules, quit.[/]")
                 continue
             try:
                 events = match.play(state, me, actions[int(answer) - 1])
