@@ -278,9 +278,10 @@ def test_bot_pool_takes_tables_in_turn(client):
 def test_a_cheap_bot_move_waits_for_one_expensive_move_at_most(client):
     """Four tables whose bots use their whole budget, one whose bot is quick: the quick one is not starved.
 
-    Judged by the order in which the pool starts jobs, not by wall time: between a quick
-    move's submission and its start, at most the running expensive move and one more may
-    start (round robin would start all four tables' moves first).
+    Judged by the order in which the pool starts jobs, not by wall time. Between a quick
+    move's submission and its start, the expensive move already handed to a thread may
+    still record its start, and one table tied with the quick one on charge may go first;
+    first-come-first-served would start every other table's move first (3 or 4 each time).
     """
     from gemtable.server.tables import FairPool
 
@@ -320,7 +321,7 @@ def test_a_cheap_bot_move_waits_for_one_expensive_move_at_most(client):
         return overtaken
 
     overtaken = client.portal.call(scenario)
-    assert max(overtaken) <= 1, overtaken
+    assert max(overtaken) <= 2 and sum(overtaken) <= len(overtaken), overtaken
 
 
 # -- 4. seat names --------------------------------------------------------------------------
