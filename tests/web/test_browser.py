@@ -45,6 +45,15 @@ def click_once(page, rnd, prefer_board=0.7):
     page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
     return on_board
 
+def play_a_few(page, rnd, moves):
+    """Make up to ``moves`` random moves by clicking (fewer if the game ends), then wait for the table."""
+    for _ in range(moves):
+        wait_ready(page)
+        if page.evaluate("document.body.dataset.over") == "1":
+            break
+        click_once(page, rnd)
+    wait_ready(page)
+
 
 def assert_readable(page):
     """No JavaScript placeholder leaked into the drawn board."""
@@ -120,12 +129,7 @@ def test_glassworks_boards_show_the_rarity_chart_and_the_row_track(page, live_se
     rnd = random.Random(13)
     create_table(page, live_server, "glassworks")
     page.wait_for_url(re.compile(r"/table/\w+#token="))
-    for _ in range(6):
-        wait_ready(page)
-        if page.evaluate("document.body.dataset.over") == "1":
-            break
-        click_once(page, rnd)
-    wait_ready(page)
+    play_a_few(page, rnd, 6)
     boards = page.locator("#board svg g.works")
     assert boards.count() == 2
     chart = {"white": "22", "purple": "22", "light blue": "17", "dark blue": "17",
@@ -148,12 +152,7 @@ def test_reload_mid_game_and_continue(page, live_server, artifacts):
     rnd = random.Random(5)
     create_table(page, live_server, GAMES[-1])
     page.wait_for_url(re.compile(r"/table/\w+#token="))
-    for _ in range(4):
-        wait_ready(page)
-        if page.evaluate("document.body.dataset.over") == "1":
-            break
-        click_once(page, rnd)
-    wait_ready(page)
+    play_a_few(page, rnd, 4)
     version = page.evaluate("document.body.dataset.version")
     log_before = page.locator("#log li").count()
     page.reload()
@@ -525,10 +524,7 @@ def test_mille_fiori_seat_panels_show_their_whole_text(page, live_server, artifa
     rnd = random.Random(players)
     create_table(page, live_server, "mille_fiori", players=players)
     page.wait_for_url(re.compile(r"/table/\w+#token="))
-    for _ in range(6):
-        wait_ready(page)
-        click_once(page, rnd)
-    wait_ready(page)
+    play_a_few(page, rnd, 6)
     cut = page.evaluate("""() => {
       const out = [];
       for (const seat of document.querySelectorAll('#board svg g.mf-seat')) {
@@ -556,12 +552,7 @@ def test_phone_boards_are_drawn_in_portrait(browser, live_server, artifacts, gam
     rnd = random.Random(game_id)
     create_table(page, live_server, game_id)
     page.wait_for_url(re.compile(r"/table/\w+#token="))
-    for _ in range(8):
-        wait_ready(page)
-        if page.evaluate("document.body.dataset.over") == "1":
-            break
-        click_once(page, rnd)
-    wait_ready(page)
+    play_a_few(page, rnd, 8)
     box = page.evaluate("""() => {
       const svg = document.querySelector('#board svg');
       const [x, y, w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
