@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from gemtable.core import IllegalAction, Match, Rng, canonical, event_for
+from gemtable.core import IllegalAction, Match, Rng, State, canonical, event_for
 from gemtable.games.registry import all_games
 
 CASES = [
@@ -197,3 +197,114 @@ def test_same_seed_same_game(game, n, opts):
         a.step(p, la[rng_a.below(len(la))])
         b.step(p, lb[rng_b.below(len(lb))])
     assert canonical(a.to_json()) == canonical(b.to_json())
+
+
+# -- undo checkpoints ------------------------------------------------------------------------
+# ``is_checkpoint`` False promises that taking the action back leaks nothing, which holds
+# when (a) applying it leaves the state's RNG untouched and (b) what every viewer (each seat
+# and a spectator) sees of its effect — the view afterwards and the log lines as shown to
+# them — already follows from what that viewer could see before.  (b) is checked against
+# ``determinize(viewer)``: every such re-sampling of the hidden parts is a world the viewer
+# cannot tell from the real one, so applying the action there must look the same to that
+# viewer.  A refill, a draw or a reveal shows a card that differs between those worlds.
+#
+# When the action itself is secret from the viewer (a hidden pick), the actor's hand in the
+# viewer's world is re-dealt and the very action may not exist there; then some legal action
+# of the actor must give the viewer the same picture (the viewer cannot tell which one was
+# taken).  The actor sees their own action, so for the actor only that action counts.  A
+# forced action (the actor's only legal one) is skipped for the other viewers: taking it back
+# and taking it again adds nothing to what they learn from it anyway.
+UNDO_WORLDS = 2  # determinizations per viewer and checked action
+
+
+def _undo_seeds(game) -> int:
+    """Seeds per player count and option set: about 12 playouts per game in all."""
+    env = os.environ.get("GEMTABLE_UNDO_SEEDS")
+    return int(env) if env else max(1, 12 // sum(1 for case in CASES if case.values[0] is game))
+
+
+def _seen(state, events, viewer):
+    return state.view(viewer), [event_for(e, viewer) for e in events]
+
+
+def _undo_leak(state, p, action, rng, forced=False) -> str | None:
+    """None if taking ``action`` back would leak nothing; else what it would leak."""
+    real = state.clone()
+    events = real.apply(p, action)
+    if real.rng.s != state.rng.s:
+        return f"{action.text!r} uses the random generator"
+    truth = dict(state.to_json(), rng=None)
+    for viewer in list(range(state.num_players)) + [None]:
+        if forced and viewer != p:
+            continue
+        target = None
+        for _ in range(UNDO_WORLDS):
+            world = state.determinize(viewer, Rng(rng.next64()))
+            if dict(world.to_json(), rng=None) == truth:
+                continue  # nothing re-sampled but the generator, which the action does not use
+            if target is None:
+                target = _seen(real, events, viewer)
+            legal = world.legal_actions(p)
+            tries = [action] if action in legal else []
+            if viewer != p:  # the viewer does not see which action was taken
+                tries += [a for a in legal if a is not action]
+            for a in tries:
+                w = world.clone()
+                if _seen(w, w.apply(p, a), viewer) == target:
+                    break
+            else:
+                who = "a spectator" if viewer is None else f"seat {viewer}"
+                return f"{action.text!r} shows {who} something hidden (its effect depends on what they cannot see)"
+    return None
+
+
+def _undo_playout(game, n, opts, seed, limit=None):
+    """Random playout checking the played action and one other legal action at each step;
+    returns the leaks found (stops after ``limit`` of them)."""
+    state = game.new(n, seed, **opts)
+    rng = Rng(seed * 104_729 + 17)
+    leaks = []
+    checked = 0
+    while not state.is_over():
+        movers = state.to_move()
+        p = movers[rng.below(len(movers))]
+        legal = state.legal_actions(p)
+        play = legal[rng.below(len(legal))]
+        other = legal[rng.below(len(legal))]
+        before = canonical(state.to_json()) if checked % 25 == 0 else None
+        for action in {play.id: play, other.id: other}.values():
+            flag = state.is_checkpoint(p, action)
+            assert isinstance(flag, bool)
+            if flag:
+                continue
+            checked += 1
+            leak = _undo_leak(state, p, action, rng, forced=len(legal) == 1)
+            if leak:
+                leaks.append(f"seed {seed}, turn {state.turn}, seat {p}: {leak}")
+                if limit and len(leaks) >= limit:
+                    return leaks, checked
+        if before is not None:
+            assert canonical(state.to_json()) == before, "is_checkpoint changed the state"
+        state.step(p, play)
+    return leaks, checked
+
+
+@pytest.mark.parametrize("game,n,opts", CASES)
+def test_undoable_actions_leak_nothing(game, n, opts):
+    """An action that is not a checkpoint draws nothing and shows nobody anything hidden."""
+    total = 0
+    for seed in range(_undo_seeds(game)):
+        leaks, checked = _undo_playout(game, n, opts, seed, limit=3)
+        assert not leaks, "is_checkpoint is False for an action that must be a checkpoint:\n" + "\n".join(leaks)
+        total += checked
+    if game.state_class.is_checkpoint is not State.is_checkpoint:  # the kernel default undoes nothing
+        assert total > 0, "no action was ever undoable: the invariant was not exercised"
+
+
+@pytest.mark.parametrize("gid", sorted(all_games()))
+def test_the_undo_invariant_catches_a_game_that_never_checkpoints(gid, monkeypatch):
+    """Every game draws or reveals something: claiming no action ever does must be caught."""
+    game = all_games()[gid]
+    monkeypatch.setattr(game.state_class, "is_checkpoint", lambda self, player, action: False)
+    leaks, _ = _undo_playout(game, max(game.player_counts), game.option_sets()[0], 0, limit=1)
+    assert leaks

@@ -5,6 +5,7 @@ from .errors import DataError, GemtableError, IllegalAction, MatchFileError, Opt
 from .game import Event, Game, Option, State, canonical, event_for, format_text, run_random_game
 from .match import Match
 from .rng import Rng
+from .undo import undo_span
 
 __all__ = [
     "Action",
@@ -24,4 +25,5 @@ __all__ = [
     "event_for",
     "format_text",
     "run_random_game",
+    "undo_span",
 ]

@@ -231,6 +231,22 @@ class State:
         """Fast path for bots and simulations: no validation, no events."""
         self._apply(player, action, None)
 
+    def is_checkpoint(self, player: int, action: Action) -> bool:
+        """May ``player``'s legal ``action`` never be taken back?  Asked before applying it.
+
+        True when applying it draws anything random (deck or bag draws, refills, shuffles,
+        any use of ``self.rng``) or shows anything hidden to anybody (a card from a hand
+        becoming public, a face-down card shown to its owner, a secret pick revealed...):
+        taking such an action back would let a player see what comes and choose again.
+        False promises that the action's effect, as every seat and spectator sees it,
+        follows from what they could already see (checked by the conformance suite), so it
+        can be undone without leaking anything (see ``gemtable.core.undo``).
+
+        The kernel default is True (nothing can be undone); games override it with a cheap
+        answer decided from the state.  Never called in hot loops: once per accepted action.
+        """
+        return True
+
     # -- outcome ----------------------------------------------------------------
     def is_over(self) -> bool:
         raise NotImplementedError  # pragma: no cover - abstract

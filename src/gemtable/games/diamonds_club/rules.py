@@ -733,6 +733,14 @@ class DiamondsClubState(State):
                 self._gems_finish_player()
             self._gems_advance(log)
 
+    def is_checkpoint(self, player: int, action: Action) -> bool:
+        """Everything lies face up; only the next round's market strips are shuffled.  The round
+        ends when the last player still building passes (a build never ends it: the builder
+        builds again or passes), and no new market comes once the game is ending."""
+        if self.phase != BUILD or action.type != "pass" or self.ending:
+            return False
+        return self.passed | 1 << player == (1 << self.num_players) - 1
+
     # phase 2 -----------------------------------------------------------------------
     def _buy(self, p: int, i: int, log) -> None:
         price = 1 + self.sur[i]

@@ -471,6 +471,93 @@ class GlassworksState(State):
         if done:
             self._end_turn(log)
 
+    def is_checkpoint(self, player: int, action: Action) -> bool:
+        """Only blind draws from the bag are hidden: the river refill when a turn's gathering
+        is done, the lake refill after a lake draw, and the satchel top-ups when the end is
+        triggered.  With an empty bag nothing is drawn; otherwise the action is a checkpoint
+        exactly when one of those happens during it."""
+        if not self.bag:
+            return False
+        kind, a, b, c = INFO_T[action.id]
+        p = player
+        if kind == K_PASS:
+            return False
+        if kind == K_LAKE or kind == K_LAKE_ALL:
+            satchel = self.satchels[p] + (self.lake if kind == K_LAKE_ALL else _remove(self.lake, a))
+            # several kinds over capacity: the player first chooses what goes to overflow
+            return len(satchel) <= CAPACITY or len(set(satchel)) == 1
+        if kind == K_OVERFLOW:
+            satchel = _remove(self.satchels[p], a)
+            if len(satchel) <= CAPACITY or len(set(satchel)) == 1:
+                return True  # the satchel fits now: the lake is refilled
+            gain = 1 if self.overflow_counts else 0
+            return self._triggers_top_up(p, gain, {p: satchel})
+        sizes: dict[int, tuple[int, ...]] = {}
+        if kind == K_PLACE or kind == K_PAIR:
+            tile = SHAPE_OF[a] if kind == K_PLACE else c
+            river = self.river
+            i = river.index(tile)
+            options = [river[j] for j in (i - 1, i + 1) if 0 <= j < NS]
+            if len(options) > 1:
+                return False  # the player chooses where to gather next: nothing happens yet
+            sizes[p] = _remove(self.satchels[p], a) if kind == K_PLACE else _remove(_remove(self.satchels[p], a), b)
+            done, gain = self._gather_outcome(p, [COLOUR_OF[x] for x in self.tiles[options[0]]], -1)
+        elif kind == K_GATHER:
+            done, gain = self._gather_outcome(p, [COLOUR_OF[x] for x in self.tiles[a]], -1)
+        else:  # K_COLUMN
+            done, gain = self._gather_outcome(p, list(self.pending), a)
+        return done or self._triggers_top_up(p, gain, sizes)
+
+    def _gather_outcome(self, p: int, colours: list[int], opening: int) -> tuple[bool, int]:
+        """Gathered colours (or, with ``opening`` >= 0, the pending ones after that colour opens
+        the next column): does the turn's gathering finish (then the river flows and is
+        refilled)?  And by how much does the inventory grow on the way?"""
+        base = p * NCOL
+        cols = self.colcol[base:base + NCOL]
+        heights = self.colh[base:base + NCOL]
+        counts = self.overflow_counts
+        gain = 0
+
+        def put(col: int) -> int:
+            if heights[col] < NROW:
+                heights[col] += 1
+                return 1
+            return 1 if counts else 0
+
+        if opening >= 0:
+            pending = colours
+            colours = []
+            first = cols.index(-1)
+            cols[first] = opening
+            for x in pending:
+                if x == opening:
+                    gain += put(first)
+                else:
+                    colours.append(x)
+        pending = []
+        for x in colours:
+            if opening < 0 and x in cols:
+                gain += put(cols.index(x))
+            else:
+                pending.append(x)
+        while pending:
+            if -1 not in cols:
+                return True, gain + (len(pending) if counts else 0)
+            if len(set(pending)) > 1:
+                return False, gain  # the player chooses which colour opens the next column
+            col = cols.index(-1)
+            cols[col] = pending[0]
+            for _ in pending:
+                gain += put(col)
+            pending = []
+        return True, gain
+
+    def _triggers_top_up(self, p: int, gain: int, satchels: dict[int, tuple[int, ...]]) -> bool:
+        """Does ``p``'s inventory growing by ``gain`` trigger the end with a satchel to top up?"""
+        if self.end_turn >= 0 or self.inventory[p] + gain < TRIGGER:
+            return False
+        return any(len(satchels.get(q, self.satchels[q])) < TOP_UP for q in range(self.num_players))
+
     # -- place in the river ------------------------------------------------------------
     def _after_place(self, player: int, tile: int, log: list | None) -> bool:
         self.placed = tile

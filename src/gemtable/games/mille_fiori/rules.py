@@ -528,6 +528,70 @@ class MilleFioriState(State):
             log.append({"type": "game_over", "scores": sc,
                         "text": "Game over: " + ", ".join("{P%d} %d" % (p, sc[p]) for p in range(self.num_players)) + "."})
 
+    def is_checkpoint(self, player: int, action) -> bool:
+        """Hidden: the deck, hands and secret picks.  Shown or drawn: a card chosen from the hand
+        in the tactical draft; the last secret pick of a pass (the start player's card is turned
+        up); the end of a turn when the next player's secret pick is turned up; the end of a pass
+        when a hand goes to a player who has not held it yet; the end of a round (the hands go to
+        the display, new hands are dealt).  A secret pick that is not the last, a card from the
+        display, declining one, or a turn that ends with the next player to choose openly
+        (tactical) show nothing."""
+        t = action.type
+        if t == "pick":
+            if self.phase == CHOOSING:
+                return True  # played face up from the hand
+            picks = self.picks
+            return all(x >= 0 for q, x in enumerate(picks) if q != player)
+        if t == "extra":
+            return False
+        if t == "decline":
+            ends = self.extras == 1 or not self.display
+            return ends and self._turn_end_shows()
+        # place or sail: does it earn an extra card (then the turn goes on)?
+        p = player
+        gained = 0
+        wheel = KWHEEL[self.card]
+        ending = self.ending
+        if t == "place":
+            x = action.args["space"]
+            area = AREA[x]
+            owner = self.owner
+            if self.personal[p] == 1:
+                ending = True  # the last diamond of the personal supply
+            if area == WORKSHOPS:
+                gained = all(owner[y] >= 0 or y == x for y in STAR[x])
+            elif area == HOUSES:
+                old = self.cover[5 * p + HOUSES]
+                new = old | HBIT[x - H0]
+                gained = new != old and _bits(new) in HEXTRA
+            elif area == NOBLES or area == COMMONERS:
+                gained = LEVEL[x] == 2
+            elif area == TRADE:
+                counts = [0] * self.num_players
+                for y in TRADE_COL[SYM[x]]:
+                    o = p if y == x else owner[y]
+                    if o >= 0:
+                        counts[o] += 1
+                gained = any(k > counts[p] for k in counts)
+        if t == "sail" or (t == "place" and AREA[action.args["space"]] == HARBOR):
+            pos = self.ship[p]
+            gained += pos < SEA_END and SEA_EXTRA[min(pos + wheel, SEA_END)]
+        if self.extras + gained and self.display:
+            return False  # an extra card from the face-up display comes next
+        return self._turn_end_shows(ending)
+
+    def _turn_end_shows(self, ending: bool | None = None) -> bool:
+        """Does ending the current player's turn now turn up or deal a hidden card?"""
+        n = self.num_players
+        if self.order_idx + 1 < n:
+            return not self.tactical  # the next player's secret pick is turned up
+        if self.ending if ending is None else ending:
+            return False  # the game ends with this pass
+        if self.plays_done + 1 < D.played_per_round[n]:
+            seen = self.seen  # hands pass to the left: shown to a player who never held them?
+            return any(not seen[(q - 1) % n] >> q & 1 for q in range(n))
+        return True  # end of the round: the hands go to the display, new hands are dealt
+
     def _reveal_event(self) -> Event:
         return {"type": "play", "player": self.cur, "card": KIND_CODE[self.card],
                 "text": "{P%d} plays the %s." % (self.cur, kind_text(self.card))}

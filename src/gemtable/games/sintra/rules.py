@@ -409,6 +409,31 @@ class SintraState(State):
                             "text": f"{{P{p}}} returns the glazier to strip {self.strip_name(p, lm)}."})
             self._end_turn(log)
 
+    def is_checkpoint(self, player: int, action: Action) -> bool:
+        """Only the factories' refill at the start of a round draws (from the bag); every
+        other component is public.  So an action is a checkpoint when it ends the turn with no
+        pane left on the factories and in the centre, before the last round."""
+        t, x1, x2 = DECODE[action.id]
+        left = self.left
+        if t == K_TAKE_F or t == K_TAKE_C:
+            left -= self.fac[x1 * NC + x2] if t == K_TAKE_F else self.centre[x1]
+            colour = x2 if t == K_TAKE_F else x1
+            ends = not self._can_place(player, colour)  # otherwise the panes are placed next
+        elif t == K_PLACE:
+            # the turn goes on only when the strip completes with panes of several colours to keep
+            si = player * NUM_STRIPS + x1
+            k = si * 6
+            c, n = self.pcol, self.pn
+            fit = min(self.need[k + c], n)
+            placed = fit + min(n - fit, self.need[k + 5])
+            on = self.on
+            b = si * NC
+            several = any(on[b + d] for d in range(NC) if d != c)
+            ends = not (placed == self.empty[si] and several)
+        else:  # keep, return the glazier
+            ends = True
+        return ends and left == 0 and self.rnd + 1 < ROUNDS
+
     def _taken(self, p: int, c: int, n: int, log: list | None) -> None:
         if self._can_place(p, c):
             self.phase = PLACE

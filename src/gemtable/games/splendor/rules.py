@@ -321,6 +321,27 @@ class SplendorState(State):
             self.passes += 1
             self._end_turn(p, log, passed=True)
 
+    def is_checkpoint(self, player: int, action: Action) -> bool:
+        """Draws and reveals: a card taken from the table is replaced from its deck, a blind
+        reservation shows its owner the top card, and buying a blind-reserved card shows it to
+        everyone.  Gems, returns, nobles and passes draw and show nothing."""
+        code, arg = DECODE_T[action.id]
+        if code == T_RESERVE:
+            return bool(self.decks[LEVEL[arg]])  # the empty slot is refilled only from a deck
+        if code == T_BLIND:
+            return True
+        if code == T_BUY:
+            if self.blind[player] >> arg & 1:
+                return True
+            if arg in self.res[player]:
+                return False  # an open reserved card leaves no gap on the table
+            # from the table: refilled now, unless the gold payment is chosen first (then on T_PAY)
+            return bool(self.decks[LEVEL[arg]]) and len(self._payments(player, arg)) == 1
+        if code == T_PAY:
+            cid = self.pend
+            return cid not in self.res[player] and bool(self.decks[LEVEL[cid]])
+        return False
+
     # -- pieces of a turn ------------------------------------------------------
     def _take_gold(self, p: int) -> bool:
         if self.bank[GOLD] > 0:
