@@ -597,3 +597,14 @@ def test_gemtable_soak_shows_latency_unchanged_under_a_flooding_stalled_client()
     alone, attacked = report["phases"]
     assert attacked["attacker_messages"] >= 3000 and attacked["moves"] > 10 and attacked["failed"] == 0
     assert report["ok"] and result.exit_code == 0, report
+
+
+@pytest.mark.parametrize("spec", ["puct:weights=/etc/passwd", "expert:weights=../value.npz",
+                                  "puct:iterations=5,weights=x.npz"])
+def test_bot_parameters_that_read_server_files_are_refused(client, spec):
+    before = client.get("/api/tables").json()
+    r = client.post("/api/tables", json={"game": "splendor", "players": 2,
+                                         "seats": [{"kind": "human"}, {"kind": "bot", "bot": spec}]})
+    assert r.status_code == 422 and r.json()["error"] == "bad_bot"
+    assert "weights" in r.json()["detail"]
+    assert client.get("/api/tables").json() == before

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from gemtable.games.registry import all_games, get_game
 
+from . import inplay, lobby, players, ratings
 from .db import Database
 from .limits import Limits, RateLimiter, TokenBucket, depth_exceeds, shown
 from .tables import LiveTable, Rejected, Subscriber, TableManager
@@ -55,7 +56,9 @@ STATIC_TYPES = {".js", ".css", ".svg", ".html", ".png", ".ico", ".woff2", ".json
 
 # -- request/response models (OpenAPI) -----------------------------------------------
 class SeatSpec(BaseModel):
-    kind: str = Field("human", description="'human' (gets a secret invite link) or 'bot'")
+    kind: str = Field("human", description="'human' (gets a secret invite link), 'bot', 'open' (anyone may "
+                                           "join from the lobby; the table waits) or 'me' (the creator's seat, "
+                                           "bound to their player cookie)")
     bot: str | None = Field(None, description="bot level ('easy', 'medium', 'hard') or spec ('random', 'mcts:iterations=200')")
     name: str | None = Field(None, description="seat name shown in the log (max 24 characters)")
 
@@ -67,6 +70,10 @@ class CreateTable(BaseModel):
     seats: list[SeatSpec] | None = Field(None, description="one entry per seat; default: you plus easy bots")
     seed: int | None = Field(None, description="optional seed (never shown while the game runs); a table "
                                                "with a chosen seed tells every seat that its creator fixed the deal")
+    private: bool = Field(False, description="not listed in the lobby: invite links (and the table's address) only")
+    clock: dict[str, Any] | None = Field(None, description="time control: {\"mode\": \"none\"}, {\"mode\": \"realtime\", "
+                                                           "\"base\": s, \"increment\": s} or {\"mode\": \"turn\", "
+                                                           "\"per_move\": s}")
 
 
 class ActionRequest(BaseModel):
@@ -255,6 +262,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         resumed = await manager.resume_all()
         if resumed:
             log.info("resumed %d unfinished tables", resumed)
+        manager.finish_hooks.append(ratings.finish_hook(manager))
+        rated = await ratings.catch_up(manager)
+        if rated:
+            log.info("rated %d finished tables", rated)
         manager.start_maintenance()
         try:
             yield
@@ -396,12 +407,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         if not create_limiter.bucket(address).take():
             raise too_many(create_limiter, address, "new tables")
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-        table = await manager().create(body.game, body.players, body.options, seats, body.seed, creator=address)
+        player = await identity.current(request)
+        seats, setup = lobby.prepare(seats, player, body.private)
+        table = await manager().create(body.game, body.players, body.options, seats, body.seed, creator=address,
+                                       lobby=setup, clock=body.clock)
         return {
             "table": table.summary(),
             "seats": [
-                {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot,
-                 **({"token": s.token, "invite": f"/table/{table.id}#token={s.token}"} if s.kind == "human" else {})}
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "open": s.open,
+                 # an open seat's token belongs to whoever joins it
+                 **({"token": s.token, "invite": f"/table/{table.id}#token={s.token}"}
+                    if s.kind == "human" and not s.open else {})}
                 for s in table.seats
             ],
             "spectate": f"/table/{table.id}",
@@ -466,6 +482,26 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             raise Rejected("running", "The match file is available when the game is over.", 409)
         return table.match.to_json()
 
+    @app.post("/api/tables/{table_id}/rematch", tags=["tables"],
+              summary="Start (or find) the rematch of a finished table: same seats, bots, options and clock, "
+                      "new deal; for a seat of the table (its token in X-Seat-Token, or the player cookie)")
+    async def rematch(table_id: str, request: Request) -> dict[str, Any]:
+        if "token" in request.query_params:
+            raise Rejected("token_in_url", TOKEN_IN_URL, 400)
+        table, seat = await seat_of(table_id, header_token(request), client_address(request))
+        if seat is None:
+            pid = await identity.player_id(request)
+            held = [s.seat for s in table.seats if pid is not None and getattr(s, "player", None) == pid]
+            seat = held[0] if held else None
+        new = await manager().inplay.rematch(table, seat)
+        mine = new.seats[seat]
+        return {"table": new.id, "seat": seat, **({"token": mine.token} if mine.kind == "human" else {})}
+
+    # -- players, lobby, ratings (players.py, lobby.py, ratings.py) ---------------------
+    identity = players.install(app, manager, limits, client_address)
+    lobby.install(app, manager, identity, seat_of, header_token, client_address)
+    ratings.install(app, manager, identity)
+
     # -- WebSocket ---------------------------------------------------------------
     async def close_socket(ws: WebSocket, code: int, reason: str) -> None:
         try:
@@ -508,9 +544,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
 
         sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
                          on_drop=lambda _code, _reason: dropped.set())
+        sub.address = client_address(ws)  # chat rate limits of spectators (inplay.py)
         sub.start()
         if seat is not None:
             await manager().mark_joined(table, table.seats[seat])
+            # an invite seat opened by a browser with a player: the seat joins that player's games
+            await lobby.bind_seat(manager(), table, seat, await identity.player_id(ws))
         manager().subscribe(table, sub)
         bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         close: tuple[int, str] | None = None
@@ -586,9 +625,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
                 sub.push({"type": "error", "code": exc.code, "message": exc.message, "version": table.version})
                 if exc.code == "stale":
                     manager().send_state(table, sub)
+        elif kind in inplay.MESSAGES:  # chat, undo, take_seat, mute_spectators (inplay.py)
+            await manager().inplay.handle(table, sub, data)
         else:
             sub.push({"type": "error", "code": "malformed",
-                      "message": f"Unknown message type {shown(kind)} (use 'action', 'ping' or 'refresh')."})
+                      "message": f"Unknown message type {shown(kind)} (use 'action', 'ping', 'refresh', 'chat', "
+                                 "'undo', 'take_seat' or 'mute_spectators')."})
 
     # -- the shell ---------------------------------------------------------------
     app.mount("/static", SafeStaticFiles(directory=WEB_DIR), name="static")
@@ -614,6 +656,23 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
 
     @app.get("/rules/{game_id}", include_in_schema=False)
     def rules_page(game_id: str):
+        return index()
+
+    # the players' pages (players.py, ratings.py): the shell routes them
+    @app.get("/me", include_in_schema=False)
+    def me_page():
+        return index()
+
+    @app.get("/leaderboard", include_in_schema=False)
+    def leaderboard_page():
+        return index()
+
+    @app.get("/leaderboard/{game_id}", include_in_schema=False)
+    def game_leaderboard_page(game_id: str):
+        return index()
+
+    @app.get("/players/{name}", include_in_schema=False)
+    def player_page(name: str):
         return index()
 
     return app

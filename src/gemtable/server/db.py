@@ -17,6 +17,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -59,6 +60,12 @@ class TableRow(Base):
     seed_chosen: Mapped[bool] = mapped_column(Boolean, default=False)
     # a hash of the creating client's address (lobby fairness); never the address itself
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # lobby (status "waiting" until every seat is taken or the host starts it)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    host_player: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # the ratings were updated from this finished table (or it was found not to be rated)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
     seats: Mapped[list["SeatRow"]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -78,6 +85,9 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(40))
     token: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the player (gt_players.id) holding the seat; "open" seats can be joined from the lobby
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    open_seat: Mapped[bool] = mapped_column(Boolean, default=False)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
@@ -92,6 +102,40 @@ class ActionRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
     table: Mapped[TableRow] = relationship(back_populates="actions")
+
+
+class PlayerRow(Base):
+    """A player: a guest (no password) or an account.  ``id`` is the random id in the cookie."""
+
+    __tablename__ = "gt_players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    name_key: Mapped[str] = mapped_column(String(100), unique=True, index=True)  # case-folded name
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SettingRow(Base):
+    """Server-wide values shared by every worker (the cookie secret)."""
+
+    __tablename__ = "gt_settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+class RatingRow(Base):
+    """An OpenSkill rating per game: ``subject`` is "p:<player id>" or "bot:<level>"."""
+
+    __tablename__ = "gt_ratings"
+
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
 
 def default_db_url() -> str:
@@ -143,7 +187,10 @@ class Database:
 
     # columns added after the first release: databases made before them get them here
     NEW_COLUMNS = {
-        "gt_tables": {"seed_chosen": "BOOLEAN NOT NULL DEFAULT FALSE", "creator": "VARCHAR(64)"},
+        "gt_tables": {"seed_chosen": "BOOLEAN NOT NULL DEFAULT FALSE", "creator": "VARCHAR(64)",
+                      "private": "BOOLEAN NOT NULL DEFAULT FALSE", "host_seat": "INTEGER",
+                      "host_player": "VARCHAR(32)", "rated": "BOOLEAN NOT NULL DEFAULT FALSE"},
+        "gt_seats": {"player_id": "VARCHAR(32)", "open_seat": "BOOLEAN NOT NULL DEFAULT FALSE"},
     }
 
     def _add_missing_columns(self) -> None:
@@ -177,14 +224,15 @@ class Database:
         from sqlalchemy import func
 
         with self.session() as s:
+            listed = TableRow.private.is_not(True)  # private tables: invite links only
             if per_creator is None:
-                rows = s.scalars(select(TableRow).order_by(TableRow.updated_at.desc()).limit(limit)).all()
+                rows = s.scalars(select(TableRow).where(listed).order_by(TableRow.updated_at.desc()).limit(limit)).all()
             else:
                 rank = func.row_number().over(
                     partition_by=func.coalesce(TableRow.creator, TableRow.id),
                     order_by=TableRow.updated_at.desc(),
                 ).label("rank")
-                inner = select(TableRow.id, TableRow.updated_at, rank).subquery()
+                inner = select(TableRow.id, TableRow.updated_at, rank).where(listed).subquery()
                 ids = list(s.scalars(
                     select(inner.c.id).where(inner.c.rank <= per_creator)
                     .order_by(inner.c.updated_at.desc()).limit(limit)
@@ -215,11 +263,20 @@ class Database:
                 select(TableRow.id).where(TableRow.status != "finished", TableRow.created_at < cutoff, ~human_action)
             ))
 
+    def expired_waiting_ids(self, cutoff: dt.datetime) -> list[str]:
+        """Tables still waiting for players whose seats last changed before ``cutoff``."""
+        with self.session() as s:
+            return list(s.scalars(
+                select(TableRow.id).where(TableRow.status == "waiting", TableRow.updated_at < cutoff)
+            ))
+
     def delete_table(self, table_id: str) -> None:
         from sqlalchemy import delete
 
         with self.session() as s:
             s.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
+            s.execute(delete(ChatRow).where(ChatRow.table_id == table_id))  # SERVER-B
+            s.execute(delete(PlayRow).where(PlayRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
             s.commit()
@@ -230,3 +287,42 @@ class Database:
             if row is None:
                 return None
             return row, list(row.seats), list(row.actions)
+
+
+# -- in-table play (SERVER-B): chat, clocks, away seats, rematch -------------------------
+# Separate tables (no foreign keys): a table's rows are removed by ``delete_table``.
+class ChatRow(Base):
+    """One chat line of a table: typed by a seat or a spectator, or a system line (``system``)."""
+
+    __tablename__ = "gt_chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(String(2000))
+    system: Mapped[bool] = mapped_column(Boolean, default=False)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class PlayRow(Base):
+    """A table's time control and in-play state: clocks, away/replaced seats, mute, rematch.
+
+    ``data`` is what ``clocks.PlayState.to_json`` writes: remaining milliseconds per seat and,
+    for each running clock, the epoch milliseconds at which it was last started.
+    """
+
+    __tablename__ = "gt_table_play"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class HeartbeatRow(Base):
+    """When this server was last known alive (epoch ms): clock time after it is not charged."""
+
+    __tablename__ = "gt_heartbeat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at_ms: Mapped[int] = mapped_column(BigInteger)

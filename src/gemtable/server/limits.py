@@ -34,11 +34,19 @@ class Limits:
     create_burst: int = 10
     auth_fail_rate: float = 1.0  # refused tokens per second
     auth_fail_burst: int = 20
+    # players (players.py): guest identities created, login/register attempts, failed logins per name
+    player_rate: float = 1 / 6
+    player_burst: int = 10
+    login_rate: float = 1 / 6  # every login or registration (argon2 costs CPU), per address
+    login_burst: int = 10
+    login_name_rate: float = 1 / 60  # failed logins of one name
+    login_name_burst: int = 5
     # lobby and expiry
     lobby_size: int = 100  # tables listed at most
     lobby_per_creator: int = 10  # tables of one creator address in the listing
     expire_after: float = 24 * 3600.0  # seconds: an unfinished table no person ever acted at is removed
     sweep_every: float = 600.0  # seconds between expiry sweeps
+    waiting_expire_after: float = 6 * 3600.0  # seconds: a table waiting for players, unchanged that long, is removed
     # bots (per move)
     bot_seconds: float = 5.0
     bot_iterations: int = 5000
@@ -50,7 +58,8 @@ class Limits:
     def relaxed(cls) -> "Limits":
         """For tests that create many tables from one address: rates out of the way."""
         return cls(create_rate=1e6, create_burst=10**6, auth_fail_rate=1e6, auth_fail_burst=10**6,
-                   ws_rate=1e6, ws_burst=10**6)
+                   ws_rate=1e6, ws_burst=10**6, player_rate=1e6, player_burst=10**6,
+                   login_rate=1e6, login_burst=10**6, login_name_rate=1e6, login_name_burst=10**6)
 
 
 # -- rate limits -------------------------------------------------------------------
@@ -160,6 +169,10 @@ class BotLimitError(ValueError):
     pass
 
 
+# parameters that read files on the server: never from a request
+SERVER_REFUSED_BOT_PARAMS = frozenset({"weights"})
+
+
 def check_bot_spec(spec: str, limits: Limits) -> None:
     """Refuse a bot spec whose budget is over the server's limits (BotLimitError) or bad (ValueError)."""
     from gemtable.bots import LEVELS, make_bot, parse_spec
@@ -168,6 +181,10 @@ def check_bot_spec(spec: str, limits: Limits) -> None:
     if name in LEVELS:
         _base, base_params = parse_spec(LEVELS[name])
         params = {**base_params, **params}
+    refused = sorted(set(params) & SERVER_REFUSED_BOT_PARAMS)
+    if refused:
+        raise ValueError(f"the bot parameter {refused[0]!r} names a file on the server; "
+                         "a table's bots use the weights that ship with the game")
     caps = _caps(limits)
     for key, value in params.items():
         cap = caps.get(key)

@@ -34,6 +34,7 @@ from gemtable.core import Game, IllegalAction, Match, Rng, State, event_for, for
 from gemtable.core.errors import GemtableError
 from gemtable.games.registry import all_games, get_game
 
+from . import inplay
 from .db import ActionRow, Database, SeatRow, TableRow, utcnow
 from .limits import (
     BotLimitError,
@@ -72,6 +73,8 @@ class Seat:
     name: str
     token: str
     joined: bool = False
+    player: str | None = None  # the player id holding the seat (never sent to clients)
+    open: bool = False  # joinable from the lobby while the table waits (lobby.py)
 
     def public(self, connected: bool) -> dict[str, Any]:
         return {
@@ -183,6 +186,16 @@ class LiveTable:
     bot_task: asyncio.Task | None = None
     bots: dict[int, Any] = field(default_factory=dict)
     seed_chosen: bool = False
+    # lobby (lobby.py): waiting for players to join; listed or not; who hosts it
+    waiting: bool = False
+    private: bool = False
+    host_seat: int | None = None
+    host_player: str | None = None
+    kicked: set[str] = field(default_factory=set)
+    # in-table play (inplay.py): each accepted action's checkpoint flag, clocks/away seats, recent chat
+    checkpoints: list[bool] = field(default_factory=list)
+    play: Any = None
+    chat: Any = None
 
     @property
     def version(self) -> int:
@@ -235,7 +248,7 @@ class LiveTable:
             "players": self.num_players,
             "options": self.options,
             "seats": [s.public(s.seat in connected) for s in self.seats],
-            "status": "finished" if over else "running",
+            "status": "finished" if over else ("waiting" if self.waiting else "running"),
             "open": any(s.kind == "human" and not s.joined for s in self.seats) and not over,
             "seed_fixed": self.seed_chosen,
             "seed_note": SEED_NOTE if self.seed_chosen else None,
@@ -246,6 +259,10 @@ class LiveTable:
         }
         if over:
             out["winners"] = self.state.winners()
+        from .lobby import summary_fields
+
+        summary_fields(self, out)
+        inplay.decorate_summary(self, out)  # clock, away seats
         return out
 
     def log_entries(self, viewer: int | None, start: int, stop: int | None = None) -> list[dict[str, Any]]:
@@ -271,7 +288,7 @@ class LiveTable:
         movers = list(state.to_move())
         legal: list[dict[str, Any]] = []
         prompt = None
-        if viewer is not None and viewer in movers:
+        if viewer is not None and viewer in movers and not self.waiting:
             describe = getattr(state, "action_text", None)
             legal = [
                 {"id": a.id, "type": a.type, "json": a.to_json(),
@@ -289,16 +306,21 @@ class LiveTable:
             "view": state.view(viewer),
             "to_move": movers,
             "prompt": prompt,
-            "waiting_prompt": None if prompt or not movers else _waiting(self, movers),
+            "waiting_prompt": (WAITING_NOTE if self.waiting else
+                               None if prompt or not movers else _waiting(self, movers)),
             "legal": legal,
             "log_reset": reset,
             "log": self.log_entries(viewer, 0 if reset else since),
             "over": state.is_over(),
             "result": _result(state) if state.is_over() else None,
         }
+        inplay.decorate_payload(self, msg, viewer, reset)  # clock, can_undo, chat
+        msg["is_host"] = viewer is not None and (viewer == self.host_seat or (
+            self.host_player is not None and self.seats[viewer].player == self.host_player))  # lobby.py
         return msg
 
 
+WAITING_NOTE = "The game starts when every seat is taken or when the host starts it."
 SEED_NOTE = ("The deal was fixed by the table's creator, who chose its seed: "
              "they can know every hidden card and the order of what is drawn.")
 
@@ -442,6 +464,8 @@ class TableManager:
         self._db_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="gemtable-db")
         self.bot_pool = FairPool(bot_workers)
         self._maintenance: asyncio.Task | None = None
+        self.finish_hooks: list[Callable[[LiveTable], None]] = []  # called once a table's game is over
+        self.inplay = inplay.InPlay(self)  # clocks, away seats, chat, undo, rematch
 
     # -- the database, off the event loop ----------------------------------------
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -469,7 +493,8 @@ class TableManager:
 
     # -- creation ------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any, seats: Any, seed: Any = None,
-                     creator: str | None = None) -> LiveTable:
+                     creator: str | None = None, lobby: Callable[[LiveTable], None] | None = None,
+                     clock: Any = None) -> LiveTable:
         if not isinstance(game_id, str) or game_id not in all_games():
             known = ", ".join(sorted(all_games()))
             raise Rejected("unknown_game", f"There is no game {shown(game_id)} (games: {known}).", 404)
@@ -520,18 +545,23 @@ class TableManager:
         now = utcnow()
         table = self._build(table_id, game, players, opts, seed, built, [], now, now)
         table.seed_chosen = chosen
+        if lobby is not None:
+            lobby(table)  # open/me seats, private, host (lobby.py)
+        self.inplay.init_table(table, self.inplay.parse_clock(clock))  # time control (inplay.py)
 
         def store() -> None:
             with self.db.session() as s:
                 s.add(TableRow(
                     id=table_id, game_id=game.id, num_players=players, options=opts, seed=seed,
-                    status="running", created_at=now, updated_at=now, seed_chosen=chosen,
-                    creator=creator_key(creator),
+                    status="waiting" if table.waiting else "running", created_at=now, updated_at=now,
+                    seed_chosen=chosen, creator=creator_key(creator), private=table.private,
+                    host_seat=table.host_seat, host_player=table.host_player,
                 ))
                 s.flush()
                 for seat in built:
                     s.add(SeatRow(table_id=table_id, seat=seat.seat, kind=seat.kind, bot=seat.bot,
-                                  name=seat.name, token=seat.token))
+                                  name=seat.name, token=seat.token, player_id=seat.player, open_seat=seat.open))
+                self.inplay.store_new(s, table)
                 s.commit()
 
         await self._db(store)
@@ -557,6 +587,7 @@ class TableManager:
         table.refresh_decisions(None)
         for player, data in actions:
             action = game.action_from_json(data)
+            table.checkpoints.append(inplay.is_checkpoint(state, player, action))
             events = state.apply(player, action)
             match.record(player, action)
             table.events.append(events)
@@ -575,6 +606,7 @@ class TableManager:
                     raise Rejected("no_table", "There is no such table.", 404)
                 loaded = await self._db(self.db.load, table_id)
                 table = self._load(table_id, loaded)
+                await self.inplay.load_extras(table)
                 self.tables[table_id] = table
                 self.wake_bots(table)
         return table
@@ -593,6 +625,9 @@ class TableManager:
             table = self._build(table_id, game, row.num_players, row.options or {}, row.seed, seats, actions,
                                 row.created_at, row.updated_at)
             table.seed_chosen = bool(getattr(row, "seed_chosen", False))
+            from .lobby import restore
+
+            restore(table, row, seat_rows)
             return table
         except (GemtableError, KeyError, ValueError) as exc:
             raise Rejected("broken_table", f"Table {table_id} cannot be replayed: {exc}", 410) from None
@@ -629,16 +664,29 @@ class TableManager:
                 "updated_at": row.updated_at.isoformat() + "Z" if row.updated_at else None,
                 "winners": (row.result or {}).get("winners"),
             })
+            from .lobby import row_fields
+
+            row_fields(row, out[-1])  # private, host, per seat open/player/away
         return out
 
     # -- actions -------------------------------------------------------------
-    async def submit(self, table: LiveTable, seat: int, data: Any, version: Any) -> list[dict[str, Any]]:
-        """Validate, apply, commit, broadcast.  Raises Rejected (nothing changes)."""
+    async def submit(self, table: LiveTable, seat: int, data: Any, version: Any,
+                     bot_epoch: int | None = None) -> list[dict[str, Any]]:
+        """Validate, apply, commit, broadcast.  Raises Rejected (nothing changes).
+
+        ``bot_epoch``: a bot's move, refused (stale) if the seat was taken back or a move
+        undone since the bot started thinking.
+        """
         if isinstance(version, bool) or not isinstance(version, int):
             raise Rejected("malformed", "An action message must carry the integer 'version' it was chosen at.", 422)
         async with table.lock:
             if table.over:
                 raise Rejected("over", "The game is over: no more actions can be taken.", 409)
+            if table.waiting:
+                raise Rejected("waiting", "The game has not started: it waits for players to join "
+                               "or for the host to start it.", 409)
+            if bot_epoch is not None and not self.inplay.bot_may_move(table, seat, bot_epoch):
+                raise Rejected("stale", "The seat's player plays it again (or a move was taken back).", 409)
             if version > table.version or version < table.decision_since[seat]:
                 raise Rejected(
                     "stale",
@@ -655,6 +703,7 @@ class TableManager:
             reason = table.state.check(seat, action)
             if reason is not None:
                 raise Rejected("illegal", reason, 409)
+            checkpoint = inplay.is_checkpoint(table.state, seat, action)  # asked before applying
             # apply to a copy: while the commit is under way, readers still see the last stored state
             after = table.state.clone()
             try:
@@ -666,9 +715,12 @@ class TableManager:
                 raise Rejected("engine_error", "The game engine failed on that action; nothing changed.", 500) from None
             index = table.version
             now = utcnow()
-            result = _result(after) if after.is_over() else None
-            await self._db(self._commit, table.id, index, seat, action.to_json(), now, result)
+            result = self.inplay.result_extras(table, _result(after) if after.is_over() else None)
+            clocks, store_clocks = self.inplay.before_commit(table, seat, after)  # same transaction
+            await self._db(self._commit, table.id, index, seat, action.to_json(), now, result, store_clocks)
             table.state = after
+            table.checkpoints.append(checkpoint)
+            self.inplay.after_commit(table, clocks)
             table.updated_at = now
             table.match.record(seat, action)
             table.events.append(events)
@@ -676,10 +728,13 @@ class TableManager:
             self._replays.pop(table.id, None)
         self.broadcast(table)
         self.wake_bots(table)
+        if table.over:
+            for hook in self.finish_hooks:  # ratings (ratings.py)
+                hook(table)
         return events
 
     def _commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
-                result: dict[str, Any] | None) -> None:
+                result: dict[str, Any] | None, extra: Callable[[Any], None] | None = None) -> None:
         """Store action ``index`` (a database thread).  Safe to run again after a failure."""
         values: dict[str, Any] = {"updated_at": now}
         if result is not None:
@@ -689,6 +744,8 @@ class TableManager:
             with self.db.session() as s:
                 s.add(ActionRow(table_id=table_id, index=index, seat=seat, action=action, created_at=now))
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                if extra is not None:
+                    extra(s)  # the clocks (inplay.py), stored with the action
                 s.commit()
         except IntegrityError:
             # an earlier attempt reached the database after all (the connection broke
@@ -698,6 +755,8 @@ class TableManager:
                 if row is None or row.seat != seat or row.action != action:
                     raise
                 s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                if extra is not None:
+                    extra(s)
                 s.commit()
 
     async def mark_joined(self, table: LiveTable, seat: Seat) -> None:
@@ -735,6 +794,7 @@ class TableManager:
 
     def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
         table.subscribers.discard(sub)
+        self.inplay.disconnected(table, sub)  # since when the seat is away (clocks)
         self.broadcast_presence(table)
         if table.over and not table.subscribers and self.tables.get(table.id) is table:
             del self.tables[table.id]  # finished and unwatched: reloaded from the database on demand
@@ -749,7 +809,9 @@ class TableManager:
 
     # -- bots ------------------------------------------------------------------
     def bots_to_move(self, table: LiveTable) -> list[int]:
-        return [p for p in table.state.to_move() if table.seats[p].kind == "bot"]
+        if table.waiting:
+            return []
+        return [p for p in table.state.to_move() if self.inplay.bot_plays(table, p)]  # bots and away seats
 
     def wake_bots(self, table: LiveTable) -> None:
         if self._closing or not self.bots_to_move(table):
@@ -799,6 +861,7 @@ class TableManager:
             except Exception:  # a game without a working determinize: give a clone
                 snapshot = table.state.clone()
             bot = self._bot(table, p, seed)
+            epoch = self.inplay.bot_epoch(table)
         try:
             action = await self.bot_pool.run(table.id, lambda: bot.choose(snapshot, p))
             data = action.to_json()
@@ -809,13 +872,14 @@ class TableManager:
                 return True
             data = acts[Rng(seed).below(len(acts))].to_json()
         try:
-            await self.submit(table, p, data, version)
+            await self.submit(table, p, data, version, bot_epoch=epoch)
         except Rejected as exc:
             if exc.code == "illegal":  # the bot chose something illegal: play a random legal move
                 log.warning("bot at table %s seat %s chose an illegal move: %s", table.id, p, exc.message)
                 acts = table.state.legal_actions(p)
                 if acts:
-                    await self.submit(table, p, acts[Rng(seed).below(len(acts))].to_json(), table.version)
+                    await self.submit(table, p, acts[Rng(seed).below(len(acts))].to_json(), table.version,
+                                      bot_epoch=epoch)
             elif exc.code == "storage":
                 raise
             elif exc.code != "stale":
@@ -827,7 +891,7 @@ class TableManager:
 
         bot = table.bots.get(p)
         if bot is None:
-            spec = table.seats[p].bot or "easy"
+            spec = table.seats[p].bot or (inplay.AWAY_BOT if table.seats[p].kind != "bot" else "easy")
             try:
                 # a spec stored before the server's limits (or by hand) is brought within them
                 bot = make_bot(clamped_spec(spec, self.limits), seed)
@@ -840,6 +904,7 @@ class TableManager:
     # -- upkeep ----------------------------------------------------------------
     def start_maintenance(self) -> None:
         self._maintenance = asyncio.get_running_loop().create_task(self._maintain())
+        self.inplay.start()  # clocks: timeouts and the heartbeat
 
     async def _maintain(self) -> None:
         """Every few seconds: restart bots that stopped; now and then, remove expired tables."""
@@ -859,8 +924,11 @@ class TableManager:
     async def expire(self) -> list[str]:
         """Remove unfinished tables older than ``expire_after`` at which no person ever acted."""
         cutoff = utcnow() - dt.timedelta(seconds=self.limits.expire_after)
+        waiting_cutoff = utcnow() - dt.timedelta(seconds=self.limits.waiting_expire_after)
         removed = []
-        for table_id in await self._db(self.db.expired_ids, cutoff):
+        expired = await self._db(self.db.expired_ids, cutoff)
+        expired += [t for t in await self._db(self.db.expired_waiting_ids, waiting_cutoff) if t not in expired]
+        for table_id in expired:
             live = self.tables.get(table_id)
             if live is not None:
                 if live.subscribers:
@@ -876,6 +944,7 @@ class TableManager:
 
     async def close(self) -> None:
         self._closing = True
+        await self.inplay.close()  # stop the clocks' loop, last heartbeat
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task and not t.bot_task.done()]
         if self._maintenance is not None:
             tasks.append(self._maintenance)
@@ -911,7 +980,7 @@ class TableManager:
             "table": table.summary(),
             "match": table.match.to_json(),
             "frames": frames,
-            "result": _result(table.state),
+            "result": self.inplay.result_extras(table, _result(table.state)),  # replaced, took_back
         }
         if len(self._replays) > 32:
             self._replays.pop(next(iter(self._replays)))

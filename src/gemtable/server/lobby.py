@@ -1,0 +1,438 @@
+"""The lobby: open seats, waiting tables, joining, leaving, the host, "my games".
+
+A table created with at least one ``"open"`` seat waits (status ``"waiting"``):
+no actions, no bot moves.  It starts by itself when every open seat is taken,
+or when its host starts it (the free seats then get bots).  ``"me"`` is the
+creator's own seat, bound to their player (cookie).  The host is the
+creator's player, or whoever holds the creator's seat token (the ``"me"`` seat,
+else the first invite seat).  Private tables are never listed; anyone with the
+table's address may still join its open seats (the address is the invite).
+
+Seat tokens go only to the seat's holder: an open seat's token is given to
+the player who joins it and is replaced when they leave or are removed.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any, Callable
+
+from fastapi import FastAPI, Request
+from pydantic import BaseModel, Field
+from sqlalchemy import select, update
+
+from .db import PlayerRow, SeatRow, TableRow, utcnow
+from .limits import shown
+from .tables import SEED_NOTE, LiveTable, Rejected, TableManager
+
+log = logging.getLogger("gemtable.server")
+
+BOT_LEVELS = ("easy", "medium", "hard")
+MY_GAMES_LIMIT = 50  # finished tables listed in "my games" (running and waiting: all)
+
+
+# -- creation ---------------------------------------------------------------------------
+def prepare(seats: list[dict[str, Any]] | None, player: PlayerRow | None,
+            private: bool) -> tuple[list[dict[str, Any]] | None, Callable[[LiveTable], None]]:
+    """Turn the lobby's seat kinds into the table manager's ("human"/"bot") and a setup step."""
+    opens: list[int] = []
+    me: int | None = None
+    out = None
+    if seats is not None:
+        out = []
+        for i, spec in enumerate(seats):
+            kind = spec.get("kind") if isinstance(spec, dict) else None
+            if kind == "open":
+                opens.append(i)
+                out.append({"kind": "human", "name": None})
+            elif kind == "me":
+                if player is None:
+                    raise Rejected("no_player", f"Seat {i + 1} is 'me': pick a name first (the gt_player cookie).", 422)
+                if me is not None:
+                    raise Rejected("bad_seats", "Only one seat can be 'me' (use invite seats for hotseat play).", 422)
+                me = i
+                out.append({"kind": "human", "name": player.name})
+            else:
+                out.append(spec)
+    invites = [i for i, spec in enumerate(out or [{"kind": "human"}])
+               if isinstance(spec, dict) and spec.get("kind", "human") == "human" and i not in opens]
+    host_seat = me if me is not None else (invites[0] if invites else None)
+
+    def setup(table: LiveTable) -> None:
+        for i in opens:
+            table.seats[i].open = True
+        if me is not None:
+            table.seats[me].player = player.id
+        table.waiting = bool(opens)
+        table.private = bool(private)
+        table.host_seat = host_seat
+        table.host_player = player.id if player is not None else None
+
+    return out, setup
+
+
+def restore(table: LiveTable, row: TableRow, seat_rows: list[SeatRow]) -> None:
+    """A table loaded from the database gets its lobby fields back."""
+    table.waiting = row.status == "waiting"
+    table.private = bool(getattr(row, "private", False))
+    table.host_seat = getattr(row, "host_seat", None)
+    table.host_player = getattr(row, "host_player", None)
+    for seat, r in zip(table.seats, seat_rows):
+        seat.player = getattr(r, "player_id", None)
+        seat.open = bool(getattr(r, "open_seat", False))
+
+
+def free_seats(table: LiveTable) -> list[int]:
+    return [s.seat for s in table.seats if s.open and s.player is None and s.kind == "human"]
+
+
+def host_name(table: LiveTable) -> str | None:
+    if table.host_seat is not None and 0 <= table.host_seat < len(table.seats):
+        return table.seats[table.host_seat].name
+    held = [s.name for s in table.seats if table.host_player and s.player == table.host_player]
+    return held[0] if held else None
+
+
+def summary_fields(table: LiveTable, out: dict[str, Any]) -> None:
+    """The lobby's part of a table summary (never a player id or a token)."""
+    out["private"] = table.private
+    out["host"] = host_name(table)
+    if table.waiting:
+        out["open"] = bool(free_seats(table))
+    for pub, seat in zip(out["seats"], table.seats):
+        pub["open"] = table.waiting and seat.open and seat.player is None and seat.kind == "human"
+        pub["player"] = seat.name if seat.player is not None else None
+        pub.setdefault("away", False)
+
+
+def row_summary(row: TableRow, seat_rows: list[SeatRow], moves: int | None = None) -> dict[str, Any]:
+    """A summary of a table that is not in memory (a finished one), from its rows."""
+    from gemtable.games.registry import get_game
+
+    try:
+        title = get_game(row.game_id).title
+    except KeyError:
+        title = row.game_id
+    host = next((s.name for s in seat_rows if s.seat == row.host_seat), None)
+    return {
+        "id": row.id, "game": row.game_id, "title": title, "players": row.num_players,
+        "options": row.options, "status": row.status, "open": False, "version": moves,
+        "private": bool(row.private), "host": host,
+        "seed_fixed": bool(row.seed_chosen), "seed_note": SEED_NOTE if row.seed_chosen else None,
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "connected": s.kind == "bot",
+                   "joined": True, "open": False, "player": s.name if s.player_id else None, "away": False}
+                  for s in seat_rows],
+        "created_at": row.created_at.isoformat() + "Z" if row.created_at else None,
+        "updated_at": row.updated_at.isoformat() + "Z" if row.updated_at else None,
+        "winners": (row.result or {}).get("winners"),
+    }
+
+
+def row_fields(row: TableRow, out: dict[str, Any]) -> None:
+    """The lobby's fields of a summary built from rows (a table not in memory)."""
+    out["private"] = bool(getattr(row, "private", False))
+    out["host"] = next((s.name for s in row.seats if s.seat == getattr(row, "host_seat", None)), None)
+    for pub, seat in zip(out["seats"], row.seats):
+        pub.setdefault("open", False)
+        pub.setdefault("player", seat.name if getattr(seat, "player_id", None) else None)
+        pub.setdefault("away", False)
+
+
+# -- changes ----------------------------------------------------------------------------
+def _store(manager: TableManager, table_id: str, seats: dict[int, dict[str, Any]], status: str | None, now) -> None:
+    """Write seat changes and the table's status in one transaction (a database thread)."""
+    with manager.db.session() as s:
+        for seat, values in seats.items():
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**values))
+        values = {"updated_at": now}
+        if status is not None:
+            values["status"] = status
+        s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+        s.commit()
+
+
+async def _apply(manager: TableManager, table: LiveTable, seats: dict[int, dict[str, Any]],
+                 start: bool) -> None:
+    """Store, then change the live table (a failed store changes nothing); call under table.lock."""
+    now = utcnow()
+    await manager._db(_store, manager, table.id, seats, "running" if start else None, now)
+    for i, values in seats.items():
+        seat = table.seats[i]
+        seat.player = values.get("player_id", seat.player)
+        seat.name = values.get("name", seat.name)
+        seat.token = values.get("token", seat.token)
+        seat.kind = values.get("kind", seat.kind)
+        seat.bot = values.get("bot", seat.bot)
+        if "joined" in values:
+            seat.joined = values["joined"]
+    table.updated_at = now
+    if start:
+        table.waiting = False
+        table.match.meta["names"] = table.names
+
+
+def _freed(table: LiveTable, i: int) -> dict[str, Any]:
+    """A seat given back to the lobby: no player, a new token (the old holder's stops working)."""
+    return {"player_id": None, "name": f"Player {i + 1}", "token": secrets.token_urlsafe(18), "joined": False}
+
+
+def _seat_number(value: Any, table: LiveTable) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < table.num_players:
+        raise Rejected("bad_seat", f"'seat' must be a seat number from 0 to {table.num_players - 1}, "
+                                   f"not {shown(value)}.", 422)
+    return value
+
+
+def _must_wait(table: LiveTable) -> None:
+    if table.over or not table.waiting:
+        raise Rejected("started", "The game has started: seats can no longer change.", 409)
+
+
+def _after(manager: TableManager, table: LiveTable, started: bool, event: str | None = None,
+           name: str | None = None) -> None:
+    """Tell the table's subscribers; let in-table play (SERVER-B's inplay.py) add system lines
+    (``lobby_event``) and start the clocks (``table_started``) when it provides those hooks."""
+    inplay = getattr(manager, "inplay", None)
+    hooks = []
+    if event is not None and hasattr(inplay, "lobby_event"):
+        hooks.append(lambda: inplay.lobby_event(table, event, name))
+    if started and hasattr(inplay, "table_started"):
+        hooks.append(lambda: inplay.table_started(table))
+    for hook in hooks:
+        try:
+            hook()
+        except Exception:  # the change is stored: a failing hook must not turn it into an error
+            log.exception("lobby hook failed at table %s", table.id)
+    manager.broadcast(table)
+    if started:
+        manager.wake_bots(table)
+
+
+async def bind_seat(manager: TableManager, table: LiveTable, seat: int, player_id: str | None) -> None:
+    """An invite seat opened (with its token) by a browser that has a player: bind it to the player.
+
+    Only a seat nobody holds yet, and never an open seat (those are bound by joining).
+    A database failure leaves the seat unbound (bound again at the next connection).
+    """
+    target = table.seats[seat]
+    if player_id is None or target.player is not None or target.open or target.kind != "human":
+        return
+
+    def store() -> None:
+        with manager.db.session() as s:
+            s.execute(update(SeatRow).where(SeatRow.table_id == table.id, SeatRow.seat == seat,
+                                            SeatRow.player_id.is_(None)).values(player_id=player_id))
+            s.commit()
+
+    def exists() -> bool:
+        with manager.db.session() as s:
+            return s.get(PlayerRow, player_id) is not None
+
+    try:
+        if not await manager._db(exists):
+            return
+        await manager._db(store)
+    except Rejected:
+        return
+    target.player = player_id
+
+
+async def join(manager: TableManager, table: LiveTable, player: PlayerRow, seat: Any) -> int:
+    async with table.lock:
+        mine = [s.seat for s in table.seats if s.player == player.id]
+        if mine:
+            return mine[0]  # already seated here (a second click): the same seat
+        _must_wait(table)
+        if player.id in table.kicked:
+            raise Rejected("kicked", "The host removed you from this table.", 403)
+        free = free_seats(table)
+        if seat is None:
+            if not free:
+                raise Rejected("full", "Every seat of this table is taken.", 409)
+            chosen = free[0]
+        else:
+            chosen = _seat_number(seat, table)
+            if chosen not in free:
+                raise Rejected("seat_taken", f"Seat {chosen} is not free to join.", 409)
+        start = len(free) == 1
+        await _apply(manager, table, {chosen: {"player_id": player.id, "name": player.name}}, start)
+    _after(manager, table, start, "join", player.name)
+    return chosen
+
+
+async def leave(manager: TableManager, table: LiveTable, player: PlayerRow) -> None:
+    async with table.lock:
+        _must_wait(table)
+        mine = [s for s in table.seats if s.player == player.id]
+        if not mine:
+            raise Rejected("no_seat", "You hold no seat at this table.", 404)
+        seat = mine[0]
+        if not seat.open:
+            raise Rejected("host_seat", "The host's seat cannot be left: start the game, or let the "
+                                        "table expire.", 409)
+        name = seat.name
+        await _apply(manager, table, {seat.seat: _freed(table, seat.seat)}, False)
+    _after(manager, table, False, "leave", name)
+
+
+async def kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
+    async with table.lock:
+        _must_wait(table)
+        i = _seat_number(seat, table)
+        target = table.seats[i]
+        if not target.open or target.player is None:
+            raise Rejected("bad_seat", f"Seat {i} holds no player who joined from the lobby.", 409)
+        if target.player == table.host_player:
+            raise Rejected("bad_seat", "The host cannot remove themselves.", 409)
+        gone, name = target.player, target.name
+        await _apply(manager, table, {i: _freed(table, i)}, False)
+        table.kicked.add(gone)
+    _after(manager, table, False, "kick", name)
+
+
+async def start(manager: TableManager, table: LiveTable, level: Any) -> None:
+    if level is None:
+        level = "easy"
+    if level not in BOT_LEVELS:
+        raise Rejected("bad_bot", f"'bots' must be one of {', '.join(BOT_LEVELS)}, not {shown(level)}.", 422)
+    async with table.lock:
+        _must_wait(table)
+        changes = {i: {"kind": "bot", "bot": level, "name": f"Bot {i + 1} ({level})"} for i in free_seats(table)}
+        await _apply(manager, table, changes, True)
+    _after(manager, table, True, "start", None)
+
+
+# -- request bodies ---------------------------------------------------------------------
+class JoinBody(BaseModel):
+    seat: Any = Field(None, description="the open seat to take (default: the first free one)")
+
+
+class KickBody(BaseModel):
+    seat: Any = Field(..., description="the seat whose player is removed")
+
+
+class StartBody(BaseModel):
+    bots: Any = Field("easy", description="level of the bots that fill the free seats: easy, medium or hard")
+
+
+def install(app: FastAPI, manager: Callable[[], TableManager], identity, seat_of, header_token, address) -> None:
+    """The lobby's routes.  ``seat_of`` checks a seat token (rate-limiting refused ones)."""
+
+    async def host_check(table_id: str, request: Request) -> LiveTable:
+        table = await manager().get(table_id)
+        pid = await identity.player_id(request)
+        if pid is not None and table.host_player is not None and secrets.compare_digest(pid, table.host_player):
+            return table
+        token = header_token(request)
+        if token:
+            _, seat = await seat_of(table_id, token, address(request))
+            if seat is not None and seat == table.host_seat:
+                return table
+        raise Rejected("not_host", "Only the table's host can do that.", 403)
+
+    @app.get("/api/tables/{table_id}/seat", tags=["lobby"],
+             summary="This browser's player's seat and token at a table (resume from any browser)")
+    async def my_seat(table_id: str, request: Request) -> dict[str, Any]:
+        player = await identity.require(request)
+        table = await manager().get(table_id)
+        for s in table.seats:
+            if s.player == player.id:
+                return {"seat": s.seat, "token": s.token}
+        raise Rejected("no_seat", "You hold no seat at this table.", 404)
+
+    @app.post("/api/tables/{table_id}/join", tags=["lobby"],
+              summary="Take an open seat of a waiting table (needs a player); returns the seat's token")
+    async def join_table(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
+        player = await identity.require(request)
+        table = await manager().get(table_id)
+        seat = await join(manager(), table, player, body.seat)
+        return {"seat": seat, "token": table.seats[seat].token}
+
+    @app.post("/api/tables/{table_id}/leave", tags=["lobby"],
+              summary="Give your open seat back before the game starts")
+    async def leave_table(table_id: str, request: Request) -> dict[str, Any]:
+        player = await identity.require(request)
+        table = await manager().get(table_id)
+        await leave(manager(), table, player)
+        return {"table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/kick", tags=["lobby"],
+              summary="Host: remove a player who joined an open seat, before the start")
+    async def kick_seat(table_id: str, body: KickBody, request: Request) -> dict[str, Any]:
+        table = await host_check(table_id, request)
+        await kick(manager(), table, body.seat)
+        return {"table": table.summary()}
+
+    @app.post("/api/tables/{table_id}/start", tags=["lobby"],
+              summary="Host: start now; bots of the given level take the free seats")
+    async def start_table(table_id: str, body: StartBody, request: Request) -> dict[str, Any]:
+        table = await host_check(table_id, request)
+        await start(manager(), table, body.bots)
+        return {"table": table.summary()}
+
+    @app.get("/api/tables/{table_id}/invites", tags=["lobby"],
+             summary="Host: the invite links of the invite seats and of the host's own seat, again")
+    async def invites(table_id: str, request: Request) -> dict[str, Any]:
+        table = await host_check(table_id, request)
+        out = []
+        for s in table.seats:
+            if s.kind != "human" or (s.open and s.seat != table.host_seat):
+                continue  # bots; open seats (their tokens belong to whoever joins them)
+            # invite seats: the host made them and had their links from the start
+            kind = "me" if s.seat == table.host_seat and s.player is not None else "human"
+            out.append({"seat": s.seat, "name": s.name, "kind": kind, "token": s.token,
+                        "invite": f"/table/{table.id}#token={s.token}"})
+        return {"seats": out}
+
+    @app.get("/api/me/games", tags=["players"],
+             summary="This browser's player's tables: waiting, running and finished (with results)")
+    async def my_games(request: Request) -> dict[str, Any]:
+        player = await identity.require(request)
+        return await games_of(manager(), player.id)
+
+
+async def games_of(manager: TableManager, player_id: str, finished_limit: int = MY_GAMES_LIMIT,
+                   only_finished: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """The tables where a player holds a seat, grouped by status (newest first)."""
+    from sqlalchemy import func
+
+    from .db import ActionRow
+
+    def load():
+        with manager.db.session() as s:
+            query = (select(TableRow, SeatRow.seat).join(SeatRow, SeatRow.table_id == TableRow.id)
+                     .where(SeatRow.player_id == player_id))
+            if only_finished:
+                query = query.where(TableRow.status == "finished")
+            rows = s.execute(query.order_by(TableRow.updated_at.desc()).limit(500)).all()
+            seen, picked = set(), []
+            finished = 0
+            for row, seat in rows:
+                if row.id in seen:
+                    continue
+                if row.status == "finished":
+                    if finished >= finished_limit:
+                        continue
+                    finished += 1
+                seen.add(row.id)
+                picked.append((row, seat))
+            ids = [r.id for r, _ in picked]
+            seat_rows = {}
+            if ids:
+                for sr in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)):
+                    seat_rows.setdefault(sr.table_id, []).append(sr)
+            counts = dict(s.execute(select(ActionRow.table_id, func.count()).where(ActionRow.table_id.in_(ids))
+                                    .group_by(ActionRow.table_id)).all()) if ids else {}
+            return [(r, seat, seat_rows.get(r.id, []), counts.get(r.id, 0)) for r, seat in picked]
+
+    out: dict[str, list[dict[str, Any]]] = {"waiting": [], "running": [], "finished": []}
+    for row, seat, seat_rows, moves in await manager._db(load):
+        live = manager.tables.get(row.id)
+        item = live.summary() if live is not None else row_summary(row, seat_rows, moves)
+        item["my_seat"] = seat
+        status = item["status"] if item["status"] in out else "running"
+        if status == "finished":
+            item["result"] = row.result
+        out[status].append(item)
+    return out

@@ -1,0 +1,217 @@
+"""Ratings: OpenSkill (Plackett-Luce) per game, a leaderboard and player profiles.
+
+A finished table is rated once: the claim (``gt_tables.rated``) is set in the
+same transaction as the new ratings, so neither a second worker, a restart
+nor a retry can count a table twice, and a table finished while the server
+went down is rated at the next start (``catch_up``).
+
+Who is rated: players with an account, and bots playing at one of the named
+levels (under "bot: <level>").  Guests, custom bot specs and anyone else are
+left out, the others are rated on their places among themselves.  Not rated
+at all: tables with no account among the seats, tables where one account
+held several seats (playing oneself), and abandoned tables (a seat finished
+by a bot after a timeout: ``result["replaced"]``) and tables where a seat took back
+a whole turn past a draw or a reveal (``result["took_back"]``: they saw what comes).  Several bots of one level
+at a table are rated seat by seat from the same rating; the level's new
+rating is the mean of those.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable
+
+from fastapi import FastAPI
+from sqlalchemy import select, update
+
+from .db import PlayerRow, RatingRow, SeatRow, TableRow, utcnow
+from .tables import LiveTable, Rejected, TableManager
+
+log = logging.getLogger("gemtable.server")
+
+LEVELS = ("easy", "medium", "hard")
+LEADERBOARD_SIZE = 100
+RECENT = 20
+
+
+def model():
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return mu - 3.0 * sigma
+
+
+def bot_name(level: str) -> str:
+    return f"bot: {level}"
+
+
+def subject_of(seat: SeatRow, accounts: set[str]) -> str | None:
+    if seat.kind == "bot":
+        return f"bot:{seat.bot}" if seat.bot in LEVELS else None
+    if seat.player_id is not None and seat.player_id in accounts:
+        return f"p:{seat.player_id}"
+    return None
+
+
+def rate_table(db, table_id: str) -> bool:
+    """Rate one finished table (a database thread).  True when ratings changed."""
+    with db.session() as s:
+        row = s.get(TableRow, table_id)
+        if row is None or row.status != "finished" or row.rated:
+            return False
+        claimed = s.execute(update(TableRow).where(TableRow.id == table_id, TableRow.rated.is_not(True))
+                            .values(rated=True))
+        if claimed.rowcount != 1:
+            s.rollback()
+            return False
+        result = row.result or {}
+        ranking = result.get("ranking")
+        seats = list(s.scalars(select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)))
+        ids = [seat.player_id for seat in seats if seat.player_id]
+        accounts = set(s.scalars(select(PlayerRow.id).where(PlayerRow.id.in_(ids),
+                                                             PlayerRow.password_hash.is_not(None)))) if ids else set()
+        entries = [(seat.seat, subject_of(seat, accounts)) for seat in seats]
+        entries = [(seat, subj) for seat, subj in entries if subj is not None]
+        people = [subj for _, subj in entries if subj.startswith("p:")]
+        rated = (
+            not result.get("replaced") and not result.get("took_back")
+            and people and len(set(people)) == len(people)
+            and len(entries) >= 2
+            and isinstance(ranking, list) and len(ranking) == len(seats)
+            and all(isinstance(r, int) and not isinstance(r, bool) for r in ranking)
+        )
+        if not rated:
+            s.commit()  # decided once: this table is not rated
+            return False
+        m = model()
+        stored = {r.subject: r for r in s.scalars(select(RatingRow).where(
+            RatingRow.game_id == row.game_id, RatingRow.subject.in_({subj for _, subj in entries})))}
+        teams = []
+        for _, subj in entries:
+            r = stored.get(subj)
+            teams.append([m.rating(mu=r.mu, sigma=r.sigma) if r is not None else m.rating()])
+        new = m.rate(teams, ranks=[ranking[seat] for seat, _ in entries])
+        gathered: dict[str, list[Any]] = {}
+        for (_, subj), team in zip(entries, new):
+            gathered.setdefault(subj, []).append(team[0])
+        now = utcnow()
+        for subj, ratings in gathered.items():
+            mu = sum(r.mu for r in ratings) / len(ratings)
+            sigma = sum(r.sigma for r in ratings) / len(ratings)
+            r = stored.get(subj)
+            if r is None:
+                s.add(RatingRow(game_id=row.game_id, subject=subj, mu=mu, sigma=sigma, games=1, updated_at=now))
+            else:
+                r.mu, r.sigma, r.games, r.updated_at = mu, sigma, r.games + 1, now
+        s.commit()
+        return True
+
+
+def unrated_ids(db) -> list[str]:
+    """Finished tables not yet rated where some seat is held by a player."""
+    with db.session() as s:
+        return list(s.scalars(
+            select(TableRow.id).where(TableRow.status == "finished", TableRow.rated.is_not(True),
+                                      TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.player_id.is_not(None))))
+        ))
+
+
+async def rate(manager: TableManager, table_id: str) -> bool:
+    try:
+        return await manager._db(rate_table, manager.db, table_id)
+    except Exception:  # tried again at the next start (catch_up)
+        log.exception("rating table %s failed", table_id)
+        return False
+
+
+async def catch_up(manager: TableManager) -> int:
+    """Start-up: rate the finished tables that were not rated (the server stopped in between)."""
+    count = 0
+    for table_id in await manager._db(unrated_ids, manager.db):
+        count += bool(await rate(manager, table_id))
+    return count
+
+
+def finish_hook(manager: TableManager) -> Callable[[LiveTable], None]:
+    tasks: set[asyncio.Task] = set()
+
+    def finished(table: LiveTable) -> None:
+        task = asyncio.get_running_loop().create_task(rate(manager, table.id))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    finished.tasks = tasks  # type: ignore[attr-defined]
+    return finished
+
+
+# -- reading ------------------------------------------------------------------------------
+def leaderboard(db, game_id: str, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
+    with db.session() as s:
+        rows = s.execute(
+            select(RatingRow, PlayerRow.name)
+            .outerjoin(PlayerRow, RatingRow.subject == "p:" + PlayerRow.id)
+            .where(RatingRow.game_id == game_id)
+            .order_by((RatingRow.mu - 3.0 * RatingRow.sigma).desc(), RatingRow.games.desc())
+            .limit(limit * 2)
+        ).all()
+    out = []
+    for r, name in rows:
+        bot = r.subject.startswith("bot:")
+        if bot:
+            name = bot_name(r.subject[4:])
+        elif name is None:
+            continue  # a player removed since
+        out.append({"rank": len(out) + 1, "name": name, "bot": bot, "ordinal": round(ordinal(r.mu, r.sigma), 3),
+                    "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "games": r.games})
+        if len(out) >= limit:
+            break
+    return out
+
+
+def ratings_of(db, subject: str) -> dict[str, dict[str, Any]]:
+    from sqlalchemy import func
+
+    with db.session() as s:
+        out = {}
+        for r in s.scalars(select(RatingRow).where(RatingRow.subject == subject)):
+            above = s.scalar(select(func.count()).select_from(RatingRow).where(
+                RatingRow.game_id == r.game_id, (RatingRow.mu - 3.0 * RatingRow.sigma) > ordinal(r.mu, r.sigma)))
+            out[r.game_id] = {"rank": above + 1, "ordinal": round(ordinal(r.mu, r.sigma), 3),
+                              "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "games": r.games}
+        return out
+
+
+def install(app: FastAPI, manager: Callable[[], TableManager], identity) -> None:
+    from gemtable.games.registry import get_game
+
+    from .limits import shown
+    from .lobby import games_of
+
+    @app.get("/api/leaderboard/{game_id}", tags=["ratings"],
+             summary="A game's OpenSkill leaderboard: accounts and bot levels, best first")
+    async def game_leaderboard(game_id: str) -> list[dict[str, Any]]:
+        try:
+            game = get_game(game_id)
+        except KeyError:
+            raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
+        return await manager()._db(leaderboard, manager().db, game.id)
+
+    @app.get("/api/players/{name}", tags=["ratings"],
+             summary="A player's profile: ratings per game and recent finished games")
+    async def profile(name: str) -> dict[str, Any]:
+        folded = " ".join(name.casefold().split())
+        if folded.startswith("bot:") and folded[4:].strip() in LEVELS:
+            level = folded[4:].strip()
+            ratings = await manager()._db(ratings_of, manager().db, f"bot:{level}")
+            return {"name": bot_name(level), "account": False, "bot": True, "ratings": ratings, "recent": []}
+        player = await identity.by_name(name)
+        if player is None:
+            raise Rejected("no_player", "There is no player of that name.", 404)
+        ratings = await manager()._db(ratings_of, manager().db, f"p:{player.id}")
+        recent = (await games_of(manager(), player.id, finished_limit=RECENT, only_finished=True))["finished"]
+        return {"name": player.name, "account": player.password_hash is not None, "bot": False,
+                "ratings": ratings, "recent": recent}
