@@ -2,6 +2,7 @@
 
 from . import greedy as _greedy  # noqa: F401  (register themselves)
 from . import mcts as _mcts  # noqa: F401
+from . import puct as _puct  # noqa: F401
 from .base import (
     BOT_KINDS,
     LEVELS,

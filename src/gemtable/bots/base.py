@@ -78,6 +78,9 @@ LEVELS: dict[str, str] = {
     "easy": "greedy:epsilon=0.3",
     "medium": "mcts:iterations=200",
     "hard": "mcts:iterations=1000",
+    # No "expert" level yet: the learned search (``puct`` with games/<game>/value.npz) is
+    # still weaker than ``mcts`` at equal time (bots/README.md, "Learned evaluation"); a
+    # level is offered to players only once it beats the one below it.
 }
 
 

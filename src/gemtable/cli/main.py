@@ -384,7 +384,7 @@ def _cpu_name() -> str:
 # ---------------------------------------------------------------------------
 # commands living in their own modules (simulate, tournament, serve)
 # ---------------------------------------------------------------------------
-for _module in ("simulate", "tournament", "serve"):
+for _module in ("simulate", "tournament", "serve", "train"):
     try:
         _mod = importlib.import_module(f"gemtable.cli.{_module}")
     except ModuleNotFoundError as _exc:  # a module not yet written

@@ -1,0 +1,467 @@
+"""A learned position evaluator: a small NumPy MLP over one seat's observation.
+
+The model reads only what a seat may see: the game's observation features
+(``game.observation_layout.fill(state, seat)``, built from that seat's view) plus
+public context entries (which seats are to move, relative to the observer, and the
+number of players; two one-hots as wide as the game's largest table).  It has two heads:
+
+* ``win``: the logit of the observer's share of the win (1 for a win, 1/k for a
+  k-way tie, 0 for a loss) — what the search uses;
+* ``margin``: the final score margin over the best other seat, divided by
+  ``margin_scale`` (an auxiliary target that regularises the first layers).
+
+Inference is pure NumPy (two ReLU layers, float32).  Weights are saved as a
+compressed ``.npz`` holding the arrays and a JSON manifest: the game id, the
+observation layout's size and signature (a hash of every field's name, range and
+bounds), the shapes, and how the file was trained (command, seed, games, CPU
+minutes).  :func:`load` refuses a file made for another game or another layout.
+
+A game ships weights as ``gemtable/games/<package>/value.npz`` (package data);
+:func:`shipped` finds them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gemtable.core import Game, State
+
+FORMAT = 1
+WEIGHT_NAMES = ("mean", "std", "w1", "b1", "w2", "b2", "w3", "b3")
+SHIPPED_NAME = "value.npz"
+log = logging.getLogger(__name__)
+CHUNK = 8  # rows per matrix product at play time
+
+
+class WeightsMismatch(ValueError):
+    """A weights file that does not fit the game it is loaded for."""
+
+
+def layout_signature(game: Game) -> str:
+    """A short hash of the game's observation layout (names, indices, bounds, privacy)."""
+    layout = game.observation_layout
+    if layout is None:
+        raise WeightsMismatch(f"{game.title} has no observation layout to learn from")
+    desc = [(f.name, f.start, f.stop, f.low, f.high, f.private) for f in layout.fields]
+    return hashlib.sha256(json.dumps([game.id, layout.size, desc]).encode()).hexdigest()[:16]
+
+
+def extra_size(game: Game) -> int:
+    """Context entries after the observation: seats to move relative to the observer
+    (one-hot over the largest table) and the number of players (one-hot)."""
+    return 2 * max(game.player_counts)
+
+
+def input_size(game: Game) -> int:
+    return int(game.observation_layout.size) + extra_size(game)
+
+
+def encode(state: State, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The model input of ``player``: its observation and the public context entries."""
+    game = state.game
+    layout = game.observation_layout
+    size = layout.size
+    seats = max(game.player_counts)
+    if out is None:
+        out = np.zeros(size + 2 * seats, np.float32)
+    layout.fill(state, player, out[:size])
+    tail = out[size:]
+    tail[:] = 0.0
+    n = state.num_players
+    if not state.is_over():
+        for q in state.to_move():
+            tail[(q - player) % n] = 1.0
+    tail[seats + n - 1] = 1.0
+    return out
+
+
+def encode_seats(state: State, out: np.ndarray | None = None) -> np.ndarray:
+    """One row per seat, each from that seat's own view (rows ``0 … n-1``)."""
+    n = state.num_players
+    if out is None:
+        out = np.zeros((n, input_size(state.game)), np.float32)
+    for p in range(n):
+        encode(state, p, out[p])
+    return out
+
+
+def init_weights(game: Game, hidden: tuple[int, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+    d = input_size(game)
+    h1, h2 = hidden
+    f32 = np.float32
+    return {
+        "mean": np.zeros(d, f32),
+        "std": np.ones(d, f32),
+        "w1": (rng.standard_normal((d, h1)) * np.sqrt(2.0 / d)).astype(f32),
+        "b1": np.zeros(h1, f32),
+        "w2": (rng.standard_normal((h1, h2)) * np.sqrt(2.0 / h1)).astype(f32),
+        "b2": np.zeros(h2, f32),
+        "w3": (rng.standard_normal((h2, 2)) * np.sqrt(1.0 / h2)).astype(f32),
+        "b3": np.zeros(2, f32),
+    }
+
+
+class ValueModel:
+    """The evaluator for one game: weights, manifest and NumPy inference."""
+
+    def __init__(self, game: Game, weights: dict[str, np.ndarray], manifest: dict[str, Any]) -> None:
+        check_shapes(game, weights, manifest)
+        self.game = game
+        self.weights = {k: np.asarray(weights[k], np.float32) for k in WEIGHT_NAMES}
+        self.manifest = dict(manifest)
+        w = self.weights
+        # normalisation folded into the first layer: (x - mean) / std @ w1 + b1
+        inv = 1.0 / w["std"]
+        self._w1 = (w["w1"] * inv[:, None]).astype(np.float32)
+        self._b1 = (w["b1"] - (w["mean"] * inv) @ w["w1"]).astype(np.float32)
+        self._buf: dict[int, np.ndarray] = {}
+
+    # -- inference ---------------------------------------------------------------
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(win logits, margin predictions / margin_scale) for a batch of inputs.
+
+        Rows go through in blocks of ``CHUNK``: small products stay on one thread in
+        OpenBLAS, which on a busy machine is many times faster than its threaded path.
+        """
+        w = self.weights
+        if len(x) > CHUNK:
+            parts = [self.forward(x[i:i + CHUNK]) for i in range(0, len(x), CHUNK)]
+            return np.concatenate([a for a, _ in parts]), np.concatenate([b for _, b in parts])
+        h = np.maximum(x @ self._w1 + self._b1, 0.0)
+        h = np.maximum(h @ w["w2"] + w["b2"], 0.0)
+        out = h @ w["w3"] + w["b3"]
+        return out[:, 0], out[:, 1]
+
+    def win_probabilities(self, x: np.ndarray) -> np.ndarray:
+        logits, _ = self.forward(x)
+        return 1.0 / (1.0 + np.exp(-np.clip(logits, -30.0, 30.0)))
+
+    def values(self, state: State) -> list[float]:
+        """Each seat's expected share of the win, in [0, 1], summing to 1.
+
+        Each seat's row is encoded from that seat's view only; the per-seat
+        estimates are normalised so they form one consistent outcome.
+        """
+        n = state.num_players
+        buf = self._buf.get(n)
+        if buf is None:
+            buf = self._buf[n] = np.zeros((n, input_size(self.game)), np.float32)
+        p = self.win_probabilities(encode_seats(state, buf))
+        return normalise(p)
+
+    def value(self, state: State, player: int) -> float:
+        """``player``'s own estimate of its share of the win (from its view alone)."""
+        x = encode(state, player)[None, :]
+        return float(self.win_probabilities(x)[0])
+
+    # -- files -------------------------------------------------------------------
+    def save(self, path: str | Path, extra: dict[str, np.ndarray] | None = None) -> int:
+        """Write a compressed ``.npz`` (weights, manifest, optional optimiser state); bytes written."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = {k: self.weights[k] for k in WEIGHT_NAMES}
+        arrays.update(extra or {})
+        arrays["manifest"] = np.frombuffer(json.dumps(self.manifest, sort_keys=True).encode(), np.uint8)
+        data = io.BytesIO()
+        np.savez_compressed(data, **arrays)
+        raw = _zero_zip_times(data.getvalue())
+        path.write_bytes(raw)
+        return len(raw)
+
+
+def normalise(p: np.ndarray) -> list[float]:
+    n = len(p)
+    if n == 2:  # both seats' estimates of the same outcome, averaged
+        a = 0.5 * (float(p[0]) + 1.0 - float(p[1]))
+        return [a, 1.0 - a]
+    total = float(p.sum())
+    if total <= 0:
+        return [1.0 / n] * n
+    return [float(v) / total for v in p]
+
+
+def _zero_zip_times(raw: bytes) -> bytes:
+    """Make the zip container byte-identical across runs (numpy stamps the current time)."""
+    import zipfile
+
+    src = zipfile.ZipFile(io.BytesIO(raw))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            fixed.external_attr = info.external_attr
+            dst.writestr(fixed, src.read(info.filename))
+    return out.getvalue()
+
+
+def check_shapes(game: Game, weights: dict[str, np.ndarray], manifest: dict[str, Any]) -> None:
+    """Refuse weights made for another game, layout or shape, with a sentence saying why."""
+    if manifest.get("format") != FORMAT:
+        raise WeightsMismatch(f"weights format {manifest.get('format')!r} is not {FORMAT}")
+    if manifest.get("game") != game.id:
+        raise WeightsMismatch(f"weights were trained for {manifest.get('game')!r}, not {game.id!r}")
+    sig = layout_signature(game)
+    if manifest.get("layout_signature") != sig:
+        raise WeightsMismatch(
+            f"weights were trained on another observation layout of {game.id} "
+            f"(signature {manifest.get('layout_signature')!r}, the game's is {sig!r}); retrain them")
+    d = input_size(game)
+    h1, h2 = manifest.get("hidden", (None, None))
+    expected = {"mean": (d,), "std": (d,), "w1": (d, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,),
+                "w3": (h2, 2), "b3": (2,)}
+    for name, shape in expected.items():
+        if name not in weights:
+            raise WeightsMismatch(f"weights file has no array {name!r}")
+        got = tuple(np.shape(weights[name]))
+        if got != shape:
+            raise WeightsMismatch(f"weights array {name!r} has shape {got}, expected {shape} "
+                                  f"for {game.id} (input size {d}, hidden {h1}×{h2})")
+    for name in WEIGHT_NAMES:
+        if not np.all(np.isfinite(weights[name])):
+            raise WeightsMismatch(f"weights array {name!r} holds non-finite numbers")
+    if np.any(np.asarray(weights["std"]) <= 0):
+        raise WeightsMismatch("weights array 'std' must be positive")
+
+
+def read(game: Game, source: Any) -> tuple[ValueModel, dict[str, np.ndarray]]:
+    """The model in ``source`` (path, bytes or file object) and any extra arrays it holds."""
+    if isinstance(source, (bytes, bytearray)):
+        source = io.BytesIO(source)
+    with np.load(source, allow_pickle=False) as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    if "manifest" not in arrays:
+        raise WeightsMismatch("weights file has no manifest")
+    manifest = json.loads(bytes(arrays.pop("manifest")).decode())
+    model = ValueModel(game, arrays, manifest)
+    extra = {k: v for k, v in arrays.items() if k not in WEIGHT_NAMES}
+    return model, extra
+
+
+def load(game: Game, path: str | Path) -> ValueModel:
+    return read(game, Path(path))[0]
+
+
+def package_of(game: Game) -> str:
+    """The Python package of a game (its weights live there)."""
+    return game.state_class.__module__.rsplit(".", 1)[0]
+
+
+_SHIPPED: dict[str, ValueModel | None] = {}
+
+
+def shipped_path(game: Game) -> Any:
+    return resources.files(package_of(game)).joinpath(SHIPPED_NAME)
+
+
+def shipped(game: Game) -> ValueModel | None:
+    """The weights shipped inside the game's package, or None if it ships none.
+
+    A shipped file that no longer fits the game (its observation layout changed) is
+    logged and ignored, so play falls back to ``mcts``; the test suite loads it
+    strictly and fails until the weights are retrained.
+    """
+    if game.id not in _SHIPPED:
+        model = None
+        if game.observation_layout is not None:
+            ref = shipped_path(game)
+            if ref.is_file():
+                try:
+                    model = read(game, ref.read_bytes())[0]
+                except WeightsMismatch as exc:  # stale after a layout change: play without it
+                    log.warning("%s: shipped %s not used: %s", game.id, SHIPPED_NAME, exc)
+        _SHIPPED[game.id] = model
+    return _SHIPPED[game.id]
+
+
+
+# -- training data and training (NumPy, Adam) --------------------------------------------------
+def play_positions(game: Game, num_players: int, seed: int, specs: list[str],
+                   offset: int = 0, positions: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One game between bots: (inputs, win targets, margin targets), one row per seat per decision.
+
+    Seat ``s`` plays ``specs[(offset + s) % len(specs)]``; every row is the seat's own view of
+    the position before a decision, labelled with that seat's final share of the win and its
+    final score margin over the best other seat.  ``positions`` > 0 keeps that many
+    decisions of the game (drawn with the game's seed), which makes the rows far less
+    alike than every position of few games.
+    """
+    from .base import make_bot
+
+    state = game.new(num_players, seed)
+    bots = [make_bot(specs[(offset + s) % len(specs)], seed=seed * 7919 + s) for s in range(num_players)]
+    rows: list[np.ndarray] = []
+    seats: list[int] = []
+    limit = int(game.extra.get("max_steps", 20_000))
+    steps = 0
+    while not state.is_over() and steps < limit:
+        rows.append(encode_seats(state))
+        seats.extend(range(num_players))
+        p = state.to_move()[0]
+        state.step(p, bots[p].choose(state, p))
+        steps += 1
+    if not rows:
+        d = input_size(game)
+        return np.zeros((0, d), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32)
+    if 0 < positions < len(rows):
+        keep = np.sort(np.random.default_rng(seed).choice(len(rows), positions, replace=False))
+        rows = [rows[i] for i in keep]
+        seats = list(range(num_players)) * positions
+    x = np.concatenate(rows)
+    if state.is_over():
+        returns = [float(v) for v in state.returns()]
+    else:  # cut off: nobody won
+        returns = [1.0 / num_players] * num_players
+    scores = [float(v) for v in state.scores()]
+    margins = [scores[p] - max((scores[q] for q in range(num_players) if q != p), default=0.0)
+               for p in range(num_players)]
+    idx = np.asarray(seats)
+    return x, np.asarray(returns, np.float32)[idx], np.asarray(margins, np.float32)[idx]
+
+
+class Trainer:
+    """Adam on the two-head MLP; ``state()``/``restore()`` carry the optimiser across runs."""
+
+    def __init__(self, weights: dict[str, np.ndarray], lr: float = 1e-3, aux: float = 0.25,
+                 l2: float = 1e-5) -> None:
+        self.w = {k: np.array(v, np.float32) for k, v in weights.items()}
+        self.lr, self.aux, self.l2 = lr, aux, l2
+        self.trainable = ("w1", "b1", "w2", "b2", "w3", "b3")
+        self.m = {k: np.zeros_like(self.w[k]) for k in self.trainable}
+        self.v = {k: np.zeros_like(self.w[k]) for k in self.trainable}
+        self.t = 0
+
+    def state(self) -> dict[str, np.ndarray]:
+        out = {f"adam_m_{k}": self.m[k] for k in self.trainable}
+        out.update({f"adam_v_{k}": self.v[k] for k in self.trainable})
+        out["adam_t"] = np.asarray([self.t], np.int64)
+        return out
+
+    def restore(self, extra: dict[str, np.ndarray]) -> None:
+        if "adam_t" not in extra:
+            return
+        for k in self.trainable:
+            self.m[k] = np.array(extra[f"adam_m_{k}"], np.float32)
+            self.v[k] = np.array(extra[f"adam_v_{k}"], np.float32)
+        self.t = int(extra["adam_t"][0])
+
+    def snapshot(self) -> tuple:
+        """Weights and optimiser state, to go back to (early stopping)."""
+        return ({k: v.copy() for k, v in self.w.items()}, self.state())
+
+    def restore_snapshot(self, snap: tuple) -> None:
+        self.w = {k: v.copy() for k, v in snap[0].items()}
+        self.restore({k: v.copy() for k, v in snap[1].items()})
+
+    def losses(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray) -> tuple[float, float, float]:
+        """(win log-loss, margin squared error, share of seats whose win/loss side is right)."""
+        w = self.w
+        xn = (x - w["mean"]) / w["std"]
+        h1 = np.maximum(xn @ w["w1"] + w["b1"], 0)
+        h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
+        out = h2 @ w["w3"] + w["b3"]
+        p = 1 / (1 + np.exp(-np.clip(out[:, 0], -30, 30)))
+        eps = 1e-7
+        bce = float(-np.mean(yw * np.log(p + eps) + (1 - yw) * np.log(1 - p + eps)))
+        mse = float(np.mean((out[:, 1] - ym) ** 2))
+        decided = yw != 0.5
+        acc = float(np.mean((p[decided] > 0.5) == (yw[decided] > 0.5))) if decided.any() else 0.0
+        return bce, mse, acc
+
+    def step(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray) -> None:
+        w = self.w
+        b = len(x)
+        xn = (x - w["mean"]) / w["std"]
+        z1 = xn @ w["w1"] + w["b1"]
+        h1 = np.maximum(z1, 0)
+        z2 = h1 @ w["w2"] + w["b2"]
+        h2 = np.maximum(z2, 0)
+        out = h2 @ w["w3"] + w["b3"]
+        p = 1 / (1 + np.exp(-np.clip(out[:, 0], -30, 30)))
+        dout = np.empty_like(out)
+        dout[:, 0] = (p - yw) / b
+        dout[:, 1] = 2 * self.aux * (out[:, 1] - ym) / b
+        grads = {"w3": h2.T @ dout, "b3": dout.sum(0)}
+        dz2 = (dout @ w["w3"].T) * (z2 > 0)
+        grads["w2"], grads["b2"] = h1.T @ dz2, dz2.sum(0)
+        dz1 = (dz2 @ w["w2"].T) * (z1 > 0)
+        grads["w1"], grads["b1"] = xn.T @ dz1, dz1.sum(0)
+        self.t += 1
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        lr = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
+        for k in self.trainable:
+            g = grads[k].astype(np.float32)
+            if k.startswith("w"):
+                g = g + self.l2 * w[k]
+            self.m[k] = b1 * self.m[k] + (1 - b1) * g
+            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
+            w[k] = (w[k] - lr * self.m[k] / (np.sqrt(self.v[k]) + eps)).astype(np.float32)
+
+    def epoch(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray, rng: np.random.Generator,
+              batch: int = 256) -> None:
+        order = rng.permutation(len(x))
+        for start in range(0, len(order), batch):
+            idx = order[start:start + batch]
+            self.step(x[idx], yw[idx], ym[idx])
+
+
+def limit_blas_threads(threads: int = 1) -> bool:
+    """Best effort: run NumPy's bundled OpenBLAS on ``threads`` threads (training with ``--jobs``).
+
+    Minibatch products are small; OpenBLAS's threaded path on a machine whose cores are
+    busy is an order of magnitude slower than one thread.  Returns whether it was set.
+    """
+    import ctypes
+
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as fh:
+            paths = sorted({line.split()[-1] for line in fh if "openblas" in line.lower() and "/" in line})
+    except OSError:
+        return False
+    for path in paths:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                     "openblas_set_num_threads64_", "openblas_set_num_threads"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn(int(threads))
+                return True
+    return False
+
+
+def fit_normalisation(weights: dict[str, np.ndarray], x: np.ndarray) -> None:
+    """Input mean and spread from the first batch of training data (kept when resuming)."""
+    weights["mean"] = x.mean(0).astype(np.float32)
+    std = x.std(0)
+    weights["std"] = np.where(std > 1e-3, std, 1.0).astype(np.float32)
+
+__all__ = [
+    "Trainer",
+    "ValueModel",
+    "WeightsMismatch",
+    "check_shapes",
+    "encode",
+    "encode_seats",
+    "extra_size",
+    "fit_normalisation",
+    "init_weights",
+    "input_size",
+    "layout_signature",
+    "limit_blas_threads",
+    "load",
+    "play_positions",
+    "read",
+    "shipped",
+    "shipped_path",
+]

@@ -1,0 +1,208 @@
+"""``puct``: information-set MCTS with a learned evaluator at the leaves and PUCT priors.
+
+The search is ``mcts``'s (one tree shared by all determinizations from
+``state.search_determinization``, availability counts, decoupled statistics for
+simultaneous secret picks, the same iteration / seconds budget); three things change
+when the game has a learned evaluator (:mod:`gemtable.bots.learned`):
+
+* Leaves: a new node is judged by the model (each seat's share of the win, every
+  seat's input encoded from that seat's own view of the determinized position), after
+  ``rollout`` playout decisions (default 0: judged where the tree ends).  ``mix`` < 1
+  blends in ``mcts``'s heuristic reward: ``mix * model + (1 - mix) * heuristic``.
+* Priors: the first time a seat decides at a node, every legal action is applied to
+  the determinization and the children are judged by the model in one batch.  That
+  one-ply value seeds ``prior`` virtual visits (as ``mcts``'s progressive bias) and a
+  prior probability ``P = softmax(value / temperature)``.
+* Selection (PUCT): ``Q + c * P * sqrt(available) / (1 + visits)`` for the seat to move,
+  where ``available`` counts the times the action was legal when its node was visited.
+
+The model is the game's shipped ``value.npz`` unless ``weights=PATH`` names another
+file.  A game without weights plays exactly as ``mcts`` with the same parameters (same
+choices for the same seed).
+
+Parameters: those of ``mcts`` (``iterations`` default 400, ``seconds``, ``c`` default 1.0
+here, ``rollout`` default 0 here, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
+``policy``) and ``mix`` (1.0), ``temperature`` (0.05), ``weights``, ``prior_model`` (1; 0: the
+priors come from ``mcts``'s one-ply heuristic reward instead of the model) and ``ucb`` (0; 1:
+``mcts``'s UCB selection with the learned leaves).
+
+Measured (bots/README.md, "Learned evaluation"): with today's Splendor weights it is
+weaker than ``mcts`` at equal time and at equal iterations.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from gemtable.core import Action, State
+
+from . import learned
+from .base import check_params, register_bot
+from .mcts import _A, _N, _W, MctsBot, _Node
+
+PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all",
+          "policy", "mix", "temperature", "weights", "prior_model", "ucb")
+
+
+class PuctBot(MctsBot):
+    name = "puct"
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        check_params(self.name, params, PARAMS)
+        own = {k: params[k] for k in ("mix", "temperature", "weights", "prior_model", "ucb") if k in params}
+        base = {k: v for k, v in params.items() if k not in own}
+        super().__init__(seed, **base)
+        self.params = params
+        self._user_c = "c" in params
+        self._user_rollout = "rollout" in params
+        self.mix = float(own.get("mix", 1.0))
+        if not 0.0 <= self.mix <= 1.0:
+            raise ValueError("puct: mix must be between 0 and 1")
+        self.temperature = float(own.get("temperature", 0.05))
+        if self.temperature <= 0:
+            raise ValueError("puct: temperature must be positive")
+        self.weights_path = str(own["weights"]) if "weights" in own else None
+        self.prior_model = bool(int(own.get("prior_model", 1)))
+        self.ucb = bool(int(own.get("ucb", 0)))
+        self._models: dict[str, learned.ValueModel | None] = {}
+        self.model: learned.ValueModel | None = None
+        self._mcts_c = self.c
+        self._root: _Node | None = None
+
+    def _model_for(self, state: State) -> learned.ValueModel | None:
+        game = state.game
+        if game.id not in self._models:
+            if self.weights_path is not None:
+                self._models[game.id] = learned.load(game, self.weights_path)
+            else:
+                self._models[game.id] = learned.shipped(game)
+        return self._models[game.id]
+
+    # -- the decision -----------------------------------------------------------------
+    def choose(self, state: State, player: int) -> Action:
+        self.model = self._model_for(state)
+        if self.model is None:  # no weights: exactly mcts
+            self.c = self._mcts_c
+            return super().choose(state, player)
+        self.c = self._mcts_c if (self._user_c or self.ucb) else 1.0
+        self._root = None
+        return super().choose(state, player)
+
+    # -- priors --------------------------------------------------------------------------
+    def _seed(self, node: _Node, det: State, player: int, actions: list[Action]) -> None:
+        model = self.model
+        if model is None:
+            return super()._seed(node, det, player, actions)
+        if not self.prior_model:  # the one-ply heuristic reward, as mcts's progressive bias
+            values = []
+            for action in actions:
+                child = det.clone()
+                child.step(player, action)
+                values.append(MctsBot._evaluate(self, child)[player])
+        else:
+            values = self._model_priors(model, det, player, actions)
+        k = self.prior
+        top = max(values)
+        weights = [math.exp((v - top) / self.temperature) for v in values]
+        total = sum(weights)
+        for action, value, w in zip(actions, values, weights):
+            key = (player, action.id)
+            st = node.stats.get(key)
+            if st is None:
+                st = node.stats[key] = [k, k * value, k, w / total]
+            elif len(st) == 3:
+                st.append(w / total)
+        node.seeded |= 1 << player
+
+    def _model_priors(self, model: learned.ValueModel, det: State, player: int,
+                      actions: list[Action]) -> list[float]:
+        """The model's value of every child for ``player``, judged in one batch."""
+        n = det.num_players
+        d = learned.input_size(det.game)
+        rows = np.zeros((len(actions) * n, d), np.float32)
+        children: list[State] = []
+        for i, action in enumerate(actions):
+            child = det.clone()
+            child.step(player, action)
+            children.append(child)
+            if not child.is_over():
+                learned.encode_seats(child, rows[i * n:(i + 1) * n])
+        probs = model.win_probabilities(rows)
+        values = []
+        for i, child in enumerate(children):
+            if child.is_over():
+                values.append(self._evaluate(child)[player])
+            else:
+                values.append(self._blend(learned.normalise(probs[i * n:(i + 1) * n]), child)[player])
+        return values
+
+    # -- selection --------------------------------------------------------------------------
+    def _select(self, node: _Node, state: State, p: int) -> tuple[tuple[int, int], bool]:
+        if self.model is None or self.ucb:
+            return super()._select(node, state, p)
+        stats = node.stats
+        acts = state.legal_actions(p)
+        if not node.seeded >> p & 1:
+            if self.prior_all or node is self._root:
+                self._seed(node, state, p, acts)
+            else:  # priors at the root only: uniform P, no virtual visits elsewhere
+                node.seeded |= 1 << p
+        c = self.c
+        uniform = 1.0 / len(acts)
+        best_key, best_value, new = None, -math.inf, False
+        for action in acts:
+            key = (p, action.id)
+            st = stats.get(key)
+            if st is None:
+                st = stats[key] = [0, 0.0, 0, uniform]
+            elif len(st) == 3:
+                st.append(uniform)
+            st[_A] += 1
+            n = st[_N]
+            q = st[_W] / n if n else 0.0
+            value = q + c * st[3] * math.sqrt(st[_A]) / (1 + n)
+            if value > best_value:
+                best_key, best_value, new = key, value, n == 0
+        return best_key, new
+
+    def _seed_root(self, root: _Node, state: State, player: int, actions: list[Action]) -> None:
+        self._root = root
+        super()._seed_root(root, state, player, actions)
+
+    # -- leaves ----------------------------------------------------------------------------
+    def _rollout(self, state: State) -> list[float]:
+        if self.model is None:
+            return super()._rollout(state)
+        limit = self.rollout if self._user_rollout else 0
+        if limit:
+            rng = self.rng
+            policy = state.game.rollout_policy if self.policy else None
+            steps = 0
+            while not state.is_over() and steps < limit:
+                p = state.to_move()[0]
+                if policy is not None:
+                    state.step(p, policy(state, p, rng))
+                else:
+                    acts = state.legal_actions(p)
+                    state.step(p, acts[rng.below(len(acts))])
+                steps += 1
+        return self._evaluate(state)
+
+    def _evaluate(self, state: State) -> list[float]:
+        model = self.model
+        if model is None or state.is_over():
+            return MctsBot._evaluate(self, state)
+        return self._blend(model.values(state), state)
+
+    def _blend(self, values: list[float], state: State) -> list[float]:
+        if self.mix >= 1.0:
+            return values
+        heur = MctsBot._evaluate(self, state)
+        m = self.mix
+        return [m * a + (1 - m) * b for a, b in zip(values, heur)]
+
+
+register_bot("puct", PuctBot)

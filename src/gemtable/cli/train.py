@@ -1,0 +1,215 @@
+"""``gemtable train``: a learned position evaluator for one game, from bot games, in NumPy.
+
+Data: games between bots (``--bots``, the seats rotate through the list); every
+decision gives one row per seat — that seat's own observation of the position —
+labelled with its final share of the win and its final score margin.  Training:
+Adam on minibatches over the new games (90 %); the other 10 % are held out: the
+weights kept are those of the epoch with the lowest held-out loss (early stopping).
+
+Reproducible for a seed with a game budget (``--games``); ``--minutes`` caps the
+time spent generating games (then the number of games depends on the machine).
+Resumable: when ``--out`` exists, its weights, input normalisation and optimiser
+state are loaded and the next games continue the seed's sequence.
+"""
+
+from __future__ import annotations
+
+import resource
+import shlex
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import typer
+
+from .simulate import bot_list, check_bots, guarded
+
+
+def _cpu_seconds() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _game_task(args):
+    from gemtable.bots.learned import play_positions
+    from gemtable.games.registry import get_game
+
+    game_id, n, seed, specs, offset, positions = args
+    return play_positions(get_game(game_id), n, seed, specs, offset, positions)
+
+
+def _game_seed(seed: int, index: int) -> int:
+    return (seed * 1_000_003 + index * 7_919 + 17) % (2 ** 31)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def train(
+        game: str = typer.Argument(..., help="Game id (see `gemtable games`)."),
+        games: int = typer.Option(200, "--games", "-n", min=1, help="Games of training data to play."),
+        minutes: float | None = typer.Option(None, "--minutes", help="Stop playing games after this "
+                                             "many minutes (wall clock; not reproducible)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the games and of the training."),
+        bots: list[str] = typer.Option(["greedy:epsilon=0.1,greedy:epsilon=0.25"], "--bots", "-b",
+                                       help="Bots that play the data games (seats rotate through them)."),
+        players: str = typer.Option("", "--players", "-p",
+                                    help="Player counts, comma separated (default: every count of the game)."),
+        positions: int = typer.Option(0, "--positions", min=0, help="Decisions kept per game "
+                                      "(0: all); fewer per game from more games generalises better."),
+        epochs: int = typer.Option(8, "--epochs", min=1, help="Passes over the new data."),
+        hidden: str = typer.Option("128,64", "--hidden", help="Widths of the two hidden layers."),
+        lr: float = typer.Option(1e-3, "--lr", help="Adam learning rate."),
+        l2: float = typer.Option(1e-4, "--l2", help="Weight decay of the weight matrices."),
+        batch: int = typer.Option(256, "--batch", min=1, help="Minibatch size."),
+        out: Path | None = typer.Option(None, "--out", help="Weights file (.npz); continued if it exists "
+                                        "(default: <game>-value.npz)."),
+        early_stop: bool = typer.Option(True, "--early-stop/--no-early-stop",
+                                        help="Keep the epoch with the lowest held-out loss (else the last)."),
+        fresh: bool = typer.Option(False, "--fresh", help="Start over even if --out exists."),
+        install: bool = typer.Option(False, "--install", help="Also write the weights (without optimiser "
+                                     "state) into the game's package as value.npz, used by the puct bot."),
+        jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes playing the games."),
+    ) -> None:
+        """Train the game's learned evaluator (used by the `puct` bot)."""
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        from gemtable.bots import learned
+        from gemtable.games.registry import get_game
+
+        console = Console(stderr=True)
+        g = guarded(lambda: get_game(game))
+        if g.observation_layout is None:
+            guarded(lambda: (_ for _ in ()).throw(ValueError(f"{g.title} has no observation features")))
+        specs = bot_list(bots)
+        guarded(lambda: check_bots(specs))
+        counts = [int(c) for c in players.split(",") if c.strip()] or list(g.player_counts)
+        for c in counts:
+            guarded(lambda c=c: g.check_players(c))
+        try:
+            h1, h2 = (int(v) for v in hidden.split(","))
+        except ValueError:
+            guarded(lambda: (_ for _ in ()).throw(ValueError("--hidden must be two widths, e.g. 128,64")))
+        path = out or Path(f"{g.id}-value.npz")
+        learned.limit_blas_threads(jobs)
+        cpu0 = _cpu_seconds()
+        t0 = time.perf_counter()
+
+        # -- resume or start -------------------------------------------------------------
+        extra: dict[str, np.ndarray] = {}
+        manifest: dict = {}
+        if path.exists() and not fresh:
+            model, extra = guarded(lambda: learned.read(g, path))
+            weights, manifest = dict(model.weights), dict(model.manifest)
+            if tuple(manifest["hidden"]) != (h1, h2):
+                console.print(f"[yellow]{path} has hidden layers {manifest['hidden']}; keeping them[/]")
+                h1, h2 = manifest["hidden"]
+            if manifest.get("seed") != seed:
+                console.print(f"[yellow]{path} was started with seed {manifest.get('seed')}; "
+                              f"continuing its sequence with seed {seed}[/]")
+            console.print(f"continuing {path}: {manifest.get('games', 0)} games so far")
+        else:
+            weights = learned.init_weights(g, (h1, h2), np.random.default_rng(seed))
+        first = int(manifest.get("games", 0))
+
+        # -- play the games --------------------------------------------------------------
+        tasks = [(g.id, counts[(first + i) % len(counts)], _game_seed(seed, first + i), specs, first + i,
+                  positions) for i in range(games)]
+        results: list = []
+        deadline = None if minutes is None else t0 + 60 * minutes
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=console, transient=False) as progress:
+            bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
+            if jobs == 1:
+                for task in tasks:
+                    if deadline is not None and results and time.perf_counter() >= deadline:
+                        break
+                    results.append(_game_task(task))
+                    progress.advance(bar)
+            else:
+                with ProcessPoolExecutor(jobs) as pool:
+                    for i in range(0, len(tasks), jobs * 4):
+                        if deadline is not None and results and time.perf_counter() >= deadline:
+                            break
+                        for res in pool.map(_game_task, tasks[i:i + jobs * 4]):
+                            results.append(res)
+                            progress.advance(bar)
+            played = len(results)
+            hold = max(1, played // 10) if played >= 2 else 0
+            train_part, val_part = results[:played - hold], results[played - hold:]
+            x = np.concatenate([r[0] for r in train_part])
+            yw = np.concatenate([r[1] for r in train_part])
+            ym_raw = np.concatenate([r[2] for r in train_part])
+            if not manifest:
+                learned.fit_normalisation(weights, x)
+                margin_scale = float(max(1.0, np.abs(ym_raw).mean()))
+            else:
+                margin_scale = float(manifest["margin_scale"])
+            ym = ym_raw / margin_scale
+            trainer = learned.Trainer(weights, lr=lr, l2=l2)
+            trainer.restore(extra)
+            rng = np.random.default_rng([seed, first])
+            if val_part:
+                vx = np.concatenate([r[0] for r in val_part])
+                vyw = np.concatenate([r[1] for r in val_part])
+                vym = np.concatenate([r[2] for r in val_part]) / margin_scale
+            # early stopping: keep the epoch whose held-out win log-loss is lowest
+            best = (trainer.losses(vx, vyw, vym)[0], 0, trainer.snapshot()) if val_part and early_stop else None
+            ebar = progress.add_task(f"{g.id}: training on {len(x)} rows", total=epochs)
+            for e in range(epochs):
+                trainer.epoch(x, yw, ym, rng, batch)
+                if best is not None:
+                    loss = trainer.losses(vx, vyw, vym)[0]
+                    if loss < best[0]:
+                        best = (loss, e + 1, trainer.snapshot())
+                progress.advance(ebar)
+            kept_epochs = epochs
+            if best is not None and best[1] < epochs:
+                trainer.restore_snapshot(best[2])
+                kept_epochs = best[1]
+
+        # -- report and save ---------------------------------------------------------------
+        cpu = (_cpu_seconds() - cpu0) / 60
+        train_loss = trainer.losses(x, yw, ym)
+        val = trainer.losses(vx, vyw, vym) if val_part else None
+        history = list(manifest.get("runs", []))
+        history.append({"command": "gemtable train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+                        if sys.argv[1:2] == ["train"] else f"gemtable train {g.id}",
+                        "seed": seed, "games": played, "first_game": first, "bots": specs,
+                        "players": counts, "positions": positions, "epochs": epochs, "kept_epochs": kept_epochs, "lr": lr, "l2": l2, "batch": batch,
+                        "rows": len(x), "cpu_minutes": round(cpu, 3),
+                        "train": [round(v, 5) for v in train_loss],
+                        "validation": None if val is None else [round(v, 5) for v in val]})
+        manifest = {
+            "format": learned.FORMAT, "game": g.id, "layout_size": int(g.observation_layout.size),
+            "layout_signature": learned.layout_signature(g), "input_size": learned.input_size(g),
+            "hidden": [h1, h2], "heads": ["win_logit", "margin"], "margin_scale": margin_scale,
+            "seed": manifest.get("seed", seed), "games": first + played,
+            "cpu_minutes": round(float(manifest.get("cpu_minutes", 0.0)) + cpu, 3), "runs": history,
+        }
+        model = learned.ValueModel(g, trainer.w, manifest)
+        size = model.save(path, trainer.state())
+        out_console = Console()
+        out_console.print(f"{played} games, {len(x)} training rows, {cpu:.2f} CPU minutes "
+                          f"(total {manifest['games']} games, {manifest['cpu_minutes']:.2f} CPU minutes)")
+        if best is not None:
+            out_console.print(f"kept the weights after epoch {kept_epochs} of {epochs} (lowest held-out loss)")
+        out_console.print(f"train: win log-loss {train_loss[0]:.4f}, margin mse {train_loss[1]:.4f}, "
+                          f"side right {train_loss[2]:.1%}")
+        if val is not None:
+            out_console.print(f"held out ({hold} games): win log-loss {val[0]:.4f}, margin mse {val[1]:.4f}, "
+                              f"side right {val[2]:.1%}")
+        out_console.print(f"wrote {path} ({size} bytes)")
+        if install:
+            target = Path(str(learned.shipped_path(g)))
+            size = model.save(target)
+            out_console.print(f"installed {target} ({size} bytes)")

@@ -1,0 +1,104 @@
+"""``gemtable train``: a tiny end-to-end run, reproducibility, resuming, refusals, --install."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from gemtable.bots import learned
+from gemtable.cli.main import app
+from gemtable.games.registry import get_game
+
+runner = CliRunner()
+
+
+def _train(*args):
+    result = runner.invoke(app, ["train", *args])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _arrays(path):
+    with np.load(path) as npz:
+        return {k: npz[k] for k in npz.files if k != "manifest"}
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """``gemtable train splendor --games 4 --seed 1``, twice from scratch."""
+    folder = tmp_path_factory.mktemp("train")
+    a, b = folder / "a.npz", folder / "b.npz"
+    out = _train("splendor", "--games", "4", "--seed", "1", "--out", str(a)).output
+    _train("splendor", "--games", "4", "--seed", "1", "--out", str(b))
+    return a, b, out
+
+
+def test_tiny_training_runs_end_to_end(tiny):
+    a, _, output = tiny
+    game = get_game("splendor")
+    model, extra = learned.read(game, a)
+    man = model.manifest
+    assert man["game"] == "splendor" and man["games"] == 4 and man["seed"] == 1
+    assert man["layout_signature"] == learned.layout_signature(game)
+    assert man["cpu_minutes"] > 0 and man["runs"][0]["rows"] > 100
+    assert "adam_t" in extra and int(extra["adam_t"][0]) > 0
+    assert "4 games" in output and "wrote" in output
+    values = model.values(game.new(2, 3))
+    assert abs(sum(values) - 1) < 1e-6
+
+
+def test_same_seed_gives_identical_weights(tiny, tmp_path):
+    a, b, _ = tiny
+    wa, wb = _arrays(a), _arrays(b)
+    assert wa.keys() == wb.keys()
+    for key in wa:
+        assert wa[key].tobytes() == wb[key].tobytes(), key
+    other = tmp_path / "c.npz"
+    _train("splendor", "--games", "4", "--seed", "2", "--out", str(other))
+    assert _arrays(other)["w1"].tobytes() != wa["w1"].tobytes()
+
+
+def test_training_resumes_from_its_output(tiny, tmp_path):
+    a, _, _ = tiny
+    path = tmp_path / "resumed.npz"
+    path.write_bytes(a.read_bytes())
+    before = _arrays(path)
+    out = _train("splendor", "--games", "2", "--seed", "1", "--out", str(path), "--no-early-stop").output
+    assert "continuing" in out
+    model, extra = learned.read(get_game("splendor"), path)
+    assert model.manifest["games"] == 6 and len(model.manifest["runs"]) == 2
+    assert model.manifest["runs"][1]["first_game"] == 4
+    after = _arrays(path)
+    assert np.array_equal(after["mean"], before["mean"])  # the input normalisation is kept
+    assert not np.array_equal(after["w1"], before["w1"])
+    assert int(extra["adam_t"][0]) > int(before["adam_t"][0])  # the optimiser state carried on
+
+
+def test_early_stopping_keeps_the_best_held_out_epoch(tmp_path):
+    path = tmp_path / "es.npz"
+    out = _train("splendor", "--games", "6", "--seed", "4", "--epochs", "6", "--out", str(path)).output
+    model = learned.read(get_game("splendor"), path)[0]
+    run = model.manifest["runs"][0]
+    assert 0 <= run["kept_epochs"] <= 6 and f"after epoch {run['kept_epochs']} of 6" in out
+    assert run["validation"] is not None
+
+
+def test_weights_of_another_game_are_refused(tiny):
+    a, _, _ = tiny
+    result = runner.invoke(app, ["train", "sintra", "--games", "1", "--out", str(a)])
+    assert result.exit_code != 0
+    assert "trained for 'splendor', not 'sintra'" in result.output
+
+
+def test_install_writes_the_package_weights(tiny, tmp_path, monkeypatch):
+    a, _, _ = tiny
+    target = tmp_path / "value.npz"
+    monkeypatch.setattr(learned, "shipped_path", lambda game: target)
+    path = tmp_path / "w.npz"
+    path.write_bytes(a.read_bytes())
+    _train("splendor", "--games", "1", "--seed", "1", "--out", str(path), "--install")
+    installed, extra = learned.read(get_game("splendor"), target)
+    assert extra == {}  # no optimiser state in the shipped file
+    assert installed.manifest["games"] == 5
+    assert target.stat().st_size < path.stat().st_size
