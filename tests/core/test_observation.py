@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+
 import numpy as np
 import pytest
 
 from gemtable.core import Rng
-from gemtable.core.observation import ObservationLayout, Scratch
+from gemtable.core.observation import (
+    ObservationLayout,
+    Scratch,
+    rotate_seats,
+    seat_rotations,
+)
 from gemtable.games.registry import all_games
 
 GAMES = sorted(all_games())
@@ -124,3 +132,79 @@ def test_game_observation_is_the_layout_fill_as_floats(game_id):
         obs = game.observation(s, p)
         assert isinstance(obs, list) and all(isinstance(x, float) for x in obs)
         assert obs == game.observation_layout.fill(s, p).tolist()
+
+
+def _cold_copy(layout):
+    """A second, independent instance of a game's features module: its caches are reset
+    before every call, so each observation is computed from scratch."""
+    fill = layout._fill
+    mod = sys.modules[fill.__module__]
+    spec = importlib.util.spec_from_file_location(mod.__name__ + "_reference", mod.__file__)
+    copy = importlib.util.module_from_spec(spec)
+    copy.__package__ = mod.__package__
+    spec.loader.exec_module(copy)
+    return copy.LAYOUT
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_incremental_fill_matches_a_fill_from_scratch_on_random_playouts(game_id):
+    """The fast path keeps the observation it built last and rewrites only what changed.
+    On random playouts (every player count and option set; the seat to move, every seat,
+    or nobody observed after a step, so some observers catch up several steps at once) it
+    must give, byte for byte, the observation computed from scratch by an independent
+    instance whose caches are emptied before every call."""
+    game = all_games()[game_id]
+    fast = game.observation_layout
+    reference = _cold_copy(fast)
+    assert reference is not fast and reference.size == fast.size
+    compared = 0
+    for options in game.option_sets():
+        for n in game.player_counts:
+            rng = Rng(1000 + n)
+            s = game.new(n, 17 * n, **options)
+            buf = fast.new_buffer()
+            for _ in range(400):
+                mode = rng.below(4)
+                if s.is_over() or mode == 0:
+                    seats = range(n)
+                elif mode == 1:
+                    seats = (s.to_move()[0],)
+                elif mode == 2:
+                    seats = (rng.below(n),)
+                else:
+                    seats = ()
+                for p in seats:
+                    got = fast.fill(s, p, buf) if rng.below(2) else fast.fill(s, p)
+                    reference.reset_caches()
+                    want = reference.fill(s, p)
+                    assert got.tobytes() == want.tobytes(), (game_id, n, options, s.turn, p,
+                                                             np.flatnonzero(got != want)[:5])
+                    compared += 1
+                if s.is_over():
+                    break
+                movers = s.to_move()
+                q = movers[rng.below(len(movers))]
+                acts = s.legal_actions(q)
+                s.step(q, acts[rng.below(len(acts))])
+    assert compared > 200
+
+
+def test_rotate_seats_is_the_seat_rotation_gather():
+    rng = np.random.default_rng(5)
+    start, width, seats, size = 7, 5, 4, 7 + 4 * 5 + 3
+    for n in (2, 3, 4):
+        buf = np.zeros(size, np.float32)
+        buf[:start + n * width] = rng.random(start + n * width, dtype=np.float32)
+        buf[start + seats * width:] = rng.random(3, dtype=np.float32)
+        perms = seat_rotations(size, n, blocks=((start, width),))
+        for p in range(n):
+            want = buf.take(perms[p])
+            out = np.full(size, -1.0, np.float32)
+            rotate_seats(buf, out, p, n, start, width)
+            assert out.tobytes() == want.tobytes()
+            wide = np.full(size, -1.0)  # any other array is written through NumPy
+            rotate_seats(buf, wide, p, n, start, width)
+            np.testing.assert_array_equal(wide, want)
+            strided = np.full(2 * size, -1.0, np.float32)[::2]
+            rotate_seats(buf, strided, p, n, start, width)
+            np.testing.assert_array_equal(strided, want)

@@ -10,7 +10,11 @@ their spaces and honour public-only / private-only requests.
 
 The fast path is ``layout.fill(state, player, out)``: the game's filler writes
 the observation into a preallocated float32 array (no Python per-element
-loops).  ``Game.observation(state, player)`` keeps returning a list of floats.
+loops).  Fillers are incremental: they keep the last observation they built and
+rewrite only what changed in the state (every source is compared on every call,
+so any sequence of states is observed correctly); ``layout.reset_caches()``
+makes the next call start from scratch.  ``Game.observation(state, player)``
+keeps returning a list of floats.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ class ObservationLayout:
         self.fields: list[Field] = []
         self.size = 0
         self._fill: Callable[[Any, int, np.ndarray], None] | None = None
+        self._reset: Callable[[], None] | None = None
         self._low: np.ndarray | None = None
 
     # -- building ----------------------------------------------------------------
@@ -76,6 +81,18 @@ class ObservationLayout:
         """Register ``fn(state, player, out)``, which writes every index of ``out``."""
         self._fill = fn
         return fn
+
+    def resetter(self, fn: Callable[[], None]) -> Callable[[], None]:
+        """Register ``fn()``, which forgets every cache the filler keeps between calls."""
+        self._reset = fn
+        return fn
+
+    def reset_caches(self) -> None:
+        """Forget what the filler kept from earlier calls: the next ``fill`` computes the
+        observation from scratch (the reference the incremental path is tested against)."""
+        _OUT[0] = _OUT[1] = None
+        if self._reset is not None:
+            self._reset()
 
     # -- use -----------------------------------------------------------------------
     def new_buffer(self) -> np.ndarray:
@@ -168,12 +185,15 @@ class Scratch:
     only their changed bits are rewritten.  The result is gathered into the
     observer's seat order with one precomputed permutation.  Every source is
     compared on every call, so the cache is valid for any sequence of states.
+    ``view`` is a memoryview of ``buf``: single entries written through it skip
+    NumPy's per-call overhead (same float32 rounding).
     """
 
-    __slots__ = ("buf", "hot", "snap")
+    __slots__ = ("buf", "hot", "snap", "view")
 
     def __init__(self, size: int) -> None:
         self.buf = np.zeros(size, np.float32)
+        self.view = memoryview(self.buf)  # single entries and slices written without NumPy's overhead
         self.snap: dict[Any, list] = {}
         self.hot: dict[Any, int] = {}
 
@@ -229,3 +249,42 @@ def seat_rotations(size: int, n: int, blocks: tuple = (), strided: tuple = ()) -
 
 
 __all__ += ["seat_rotations"]
+
+
+_OUT: list = [None, None]  # the last ``out`` array and a float32 memoryview of it (or None)
+
+
+def rotate_seats(buf: np.ndarray, out: np.ndarray, p: int, n: int, start: int, width: int) -> None:
+    """``out`` = ``buf`` with its seat blocks listed observer first, in a few memcpys.
+
+    ``buf`` (1-D float32, C-contiguous) keeps seat ``q``'s block at ``start + q*width``; in
+    ``out``, relative seat ``k`` of observer ``p`` (absolute seat ``(p + k) % n``) sits there
+    instead.  Everything else (including the zero blocks of absent seats) is copied as it is.
+    The same result as ``buf.take(seat_rotations(...)[p])`` for a layout without strided
+    groups, without a gather: memoryview slice copies are plain memcpys.  An ``out`` that is
+    not a contiguous float32 vector is written through NumPy instead.
+    """
+    if p == 0:
+        out[:] = buf
+        return
+    mid = start + p * width
+    end = start + n * width
+    cut = start + end - mid
+    if _OUT[0] is not out:
+        ok = out.dtype == np.float32 and out.ndim == 1 and out.flags.c_contiguous
+        _OUT[0], _OUT[1] = out, memoryview(out) if ok else None
+    o = _OUT[1]
+    if o is None:
+        out[:start] = buf[:start]
+        out[start:cut] = buf[mid:end]
+        out[cut:end] = buf[start:mid]
+        out[end:] = buf[end:]
+        return
+    b = memoryview(buf)
+    o[:start] = b[:start]
+    o[start:cut] = b[mid:end]
+    o[cut:end] = b[start:mid]
+    o[end:] = b[end:]
+
+
+__all__ += ["rotate_seats"]

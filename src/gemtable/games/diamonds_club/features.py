@@ -12,13 +12,17 @@ summed) / 9, pit colour / animal / track (4; track 3 = any track), occupied,
 coins on it / 10, current price if vacant / 10.
 
 Fast path: the goods part of the market is cached per market (it changes only
-when strips are turned), coins and surcharges are vectorised, and each seat's
-counts are copied in bulk and scaled once.
+when strips are turned); the market spaces whose coins or surcharge changed, the
+seat counts that changed and the scores of the seats whose scoring sources
+changed are rewritten; one gather puts the seats in the observer's order and
+scales them.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import ne
 
 import numpy as np
 
@@ -117,20 +121,6 @@ _MAND_AT = 15 + NC + 2 * NV + NB + NA
 _GEN_AT = _MAND_AT + NMAND
 _TAIL = [(_GEN_AT, 1 / GENMAX), (_GEN_AT + 1, 1 / D.dark_spaces), (_GEN_AT + 2, 1 / BEYOND),
          (_GEN_AT + 4, 1 / BOARD_PIECES)]  # gen, dark, pos, used
-_PER_SEAT = len(_COUNT_LAYOUT) + len(_TAIL)
-_PLANS: dict[int, tuple] = {}
-
-
-def _plan(n: int) -> tuple:
-    plan = _PLANS.get(n)
-    if plan is None:
-        offs = [o for o, _ in _COUNT_LAYOUT] + [o for o, _ in _TAIL]
-        scales = [s for _, s in _COUNT_LAYOUT] + [s for _, s in _TAIL]
-        dest = np.array([SEATS_AT + k * SEAT + o for k in range(n) for o in offs], np.intp)
-        plan = _PLANS[n] = (dest, np.array(scales * n, np.float32))
-    return plan
-
-
 _KIND_NUMBERED = (MINE, SHIP, HAT)
 _KIND_CATEGORY = (PIT, ANIMAL, TRACK)
 _GOODS_CACHE: list = [None, None]
@@ -155,37 +145,32 @@ def _goods_block(market_goods) -> np.ndarray:
     return _GOODS_CACHE[1]
 
 
-_MARKET_CACHE: list = [None, None, None, None]
-
-
-def _market(s: DiamondsClubState) -> np.ndarray:
-    """The market block (cached while goods, coins and surcharges are unchanged)."""
-    c = _MARKET_CACHE
-    goods = _goods_block(s.market_goods)
-    if c[0] is not goods or c[1] != s.cm or c[2] != s.sur:
-        market = goods.copy()
-        grid = market.reshape(ROWS * MAX_COLS, SPACE)[:len(s.cm)]
-        cm = np.array(s.cm, np.float32)
-        taken = cm > 0
-        grid[:, 12] = taken
-        grid[:, 13] = cm * 0.1
-        grid[:, 14] = np.where(taken, 0.0, (1.0 + np.array(s.sur, np.float32)) * 0.1)
-        c[0], c[1], c[2], c[3] = goods, s.cm[:], s.sur[:], market
-    return c[3]
-
-
-_SCORE_SOURCES = ("bld", "ani", "tr", "forests", "triple", "all4", "five")
-_SCORE_CACHE: list = [None, None]
+_SCORE_CACHE: list = [None, None]  # the score sources as last seen, every seat's score
 
 
 def _scores(s: DiamondsClubState) -> list[float]:
-    """Every seat's current score / 100 (cached while its sources are unchanged)."""
-    key = [getattr(s, name) for name in _SCORE_SOURCES]
+    """Every seat's current score / 100; a seat's score is recomputed only when its own
+    buildings, animals, tracks or forests changed (all seats when a bonus changed hands)."""
+    new = (s.bld, s.ani, s.tr, s.forests, s.triple, s.all4, s.five)
     c = _SCORE_CACHE
-    if c[0] != key:
-        c[0] = [list(v) if isinstance(v, list) else v for v in key]
-        c[1] = [min(5.0, s.breakdown(p)["total"] / _POINTS) for p in range(s.num_players)]
-    return c[1]
+    old = c[0]
+    n = s.num_players
+    if old is not None and len(old[3]) == n and old[4:] == new[4:]:
+        if old[:4] == new[:4]:
+            return c[1]
+        seats = set()
+        for was, now, per in zip(old, new[:4], (NB, NA, 3, 1)):
+            if was != now:
+                seats.update(i // per for i in compress(range(len(now)), map(ne, now, was)))
+        scores = c[1][:]
+    else:
+        seats = range(n)
+        scores = [0.0] * n
+    for p in seats:
+        scores[p] = min(5.0, s.breakdown(p)["total"] / _POINTS)
+    c[0] = tuple(x[:] for x in new)
+    c[1] = scores
+    return scores
 
 
 # -- incremental fill -------------------------------------------------------------------------
@@ -223,12 +208,10 @@ def _scratch(n: int) -> tuple:
     sc = Scratch(SIZE)
     for q in range(n):
         sc.buf[SEATS_AT + q * SEAT] = 1.0  # present
-    # the seat sources concatenated (each list whole, seat after seat) -> one destination array
-    dest = []
-    for _, per, off, _ in _SEAT_SOURCES:
-        dest += [SEATS_AT + q * SEAT + off + i for q in range(n) for i in range(per)]
-    dest += [SEATS_AT + q * SEAT + 11 + t for q in range(n) for t in range(3)]
-    dests = np.array(dest, np.intp)
+    # per seat source list (each list whole, seat after seat): the destination of every entry
+    dests = [[SEATS_AT + q * SEAT + off + i for q in range(n) for i in range(per)]
+             for _, per, off, _ in _SEAT_SOURCES]  # _SEAT_SOURCES order, then the tracks
+    dests.append([SEATS_AT + q * SEAT + 11 + t for q in range(n) for t in range(3)])
     perms = seat_rotations(SIZE, n, blocks=((SEATS_AT, SEAT),),
                            strided=(_BP_AT + np.arange(NBOARDS, dtype=np.intp) * MAX_SEATS,
                                     _OWNERS_AT + np.arange(_NOWNER, dtype=np.intp) * MAX_SEATS))
@@ -239,26 +222,44 @@ def _fill(s: DiamondsClubState, player: int, out: np.ndarray) -> None:
     n = s.num_players
     sc, dests, perms = _scratch(n)
     buf, snap, hot = sc.buf, sc.snap, sc.hot
+    m = sc.view
     onehot = sc.onehot
     ph = s.phase
-    # globals (small, rewritten every call)
+    # globals (small, rewritten every call, through the memoryview)
     onehot("phase", PHASE + ph)
-    buf[ROUND] = min(1.0, s.round / _MAX_ROUNDS)
-    buf[ENDING] = 1.0 if s.ending else 0.0
-    buf[TRACK_CHOICE] = 1.0 if ph == BUY and s.pend >= 0 else 0.0
-    buf[STAGE] = float(s.stage) if ph == GEMS else 0.0
+    m[ROUND] = min(1.0, s.round / _MAX_ROUNDS)
+    m[ENDING] = 1.0 if s.ending else 0.0
+    m[TRACK_CHOICE] = 1.0 if ph == BUY and s.pend >= 0 else 0.0
+    m[STAGE] = float(s.stage) if ph == GEMS else 0.0
     paying = ph == BUILD and s.pend >= 0
     onehot("pay_board", PAY + s.pend if paying else -1)
     onehot("pay_tile", PAY + NBOARDS + s.ptile if paying else -1)
-    buf[ANY_TRACK_LEFT] = s.qleft / 3.0
+    m[ANY_TRACK_LEFT] = s.qleft / 3.0
     if hot.get("fpile") != s.fpile:
         hot["fpile"] = s.fpile
         buf[FOREST_PILES:FOREST_PILES + NB] = [float(s.fpile >> b & 1) for b in range(NB)]
-    # market
-    market = _market(s)
-    if hot.get("market") is not market:
-        hot["market"] = market
-        buf[MARKET_AT:MARKET_AT + ROWS * MAX_COLS * SPACE] = market
+    # market: the goods part is cached per market; occupied / coins / price are rewritten
+    # for the spaces whose coins or surcharge changed
+    goods = _goods_block(s.market_goods)
+    cm, sur = s.cm, s.sur
+    old_cm, old_sur = snap.get("cm"), snap.get("sur")
+    if hot.get("goods") is not goods or old_cm is None or len(old_cm) != len(cm) or len(old_sur) != len(sur):
+        hot["goods"] = goods
+        buf[MARKET_AT:MARKET_AT + ROWS * MAX_COLS * SPACE] = goods
+        changed = range(len(cm))
+    elif old_cm != cm or old_sur != sur:
+        changed = set(compress(range(len(cm)), map(ne, cm, old_cm)))
+        changed.update(compress(range(len(sur)), map(ne, sur, old_sur)))
+    else:
+        changed = ()
+    if changed:
+        for i in changed:
+            at = MARKET_AT + i * SPACE + 12
+            c = cm[i]
+            m[at] = 1.0 if c > 0 else 0.0  # occupied
+            m[at + 1] = _TENTHS[c]  # coins / 10
+            m[at + 2] = 0.0 if c > 0 else _TENTHS[1 + sur[i]]  # price if vacant / 10
+        snap["cm"], snap["sur"] = cm[:], sur[:]
     # shared: price boards and bonus owners by absolute seat, piles
     if snap.get("bp") != s.bp:
         snap["bp"] = s.bp[:]
@@ -278,9 +279,26 @@ def _fill(s: DiamondsClubState, player: int, out: np.ndarray) -> None:
                 block[slot * MAX_SEATS + o] = 1.0
     sc.bytes_into("tiles", s.tiles, _TILES)
     sc.bytes_into("apile", s.apile, _APILES)
-    # seats
-    sc.bytes_into("seats", s.coins + s.gems + s.pits + s.mines + s.ships + s.bld + s.forests + s.ani
-                  + s.gen + s.dark + s.pos + s.used + s.tr, dests)
+    # seats: each source list compared in C, only its changed entries rewritten (raw, scaled
+    # at the end)
+    lists = (s.coins, s.gems, s.pits, s.mines, s.ships, s.bld, s.forests, s.ani, s.gen, s.dark, s.pos,
+             s.used, s.tr)  # _SEAT_SOURCES order, then the tracks
+    olds = snap.get("seat_lists")
+    if olds is None:
+        olds = snap["seat_lists"] = [None] * len(lists)
+    if olds != list(lists):
+        for j, values in enumerate(lists):
+            old = olds[j]
+            if old == values:
+                continue
+            at = dests[j]
+            if old is None or len(old) != len(values):
+                for i, x in enumerate(values):
+                    m[at[i]] = x
+            else:
+                for i in compress(range(len(values)), map(ne, values, old)):
+                    m[at[i]] = values[i]
+            olds[j] = values[:]
     onehot("mover", SEATS_AT + s.order[s.oi] * SEAT + 1 if ph != OVER else -1)
     passed = s.passed if ph == BUY or ph == BUILD else 0
     if hot.get("passed") != passed:
@@ -312,6 +330,7 @@ def _fill(s: DiamondsClubState, player: int, out: np.ndarray) -> None:
     np.multiply(buf.take(perms[player]), _SCALE, out=out)
 
 
+_TENTHS = (np.arange(256, dtype=np.float32) * np.float32(0.1)).tolist()  # float32(k) * float32(0.1)
 _TILES = np.arange(_PILES_AT, _PILES_AT + NB)
 _APILES = np.arange(_APILES_AT, _APILES_AT + NA)
 _SCORE_AT = {n: np.array([SEATS_AT + q * SEAT + SEAT - 1 for q in range(n)], np.intp)
@@ -320,3 +339,10 @@ _SCORE_AT = {n: np.array([SEATS_AT + q * SEAT + SEAT - 1 for q in range(n)], np.
 
 observe = LAYOUT.filler(_fill)
 observation = LAYOUT.observation
+
+
+@LAYOUT.resetter
+def _reset() -> None:
+    _scratch.cache_clear()
+    _GOODS_CACHE[:] = [None, None]
+    _SCORE_CACHE[:] = [None, None]

@@ -6,14 +6,16 @@ with the observer and padded to five.  A piece is a code ``colour * NS + shape``
 (NP = NC × NS codes); colours follow ``rules.COLOURS`` (NC), shapes ``rules.SHAPES`` (NS).
 ``LAYOUT`` names every index (``LAYOUT.describe()``).
 
-Fast path: every counted or one-hot entry is gathered as a destination index,
-the whole vector is one ``bincount`` scaled by a precomputed per-index factor,
-and the few real-valued entries are written afterwards.
+Fast path: the observation is kept in absolute seat order (raw counts) and only
+the parts whose source changed are rewritten (a seat's satchel, a changed column,
+the river); one gather puts the seats in the observer's order and scales them.
 """
 
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import ne
 
 import numpy as np
 
@@ -104,11 +106,31 @@ def _score(heights: tuple, ov: int) -> float:
     return got
 
 
+_COLOUR_OF = np.array(COLOUR_OF, np.intp)  # piece code -> colour
+
+
+_SATCHELS: dict = {}
+
+
+def _satchel_block(sat: tuple) -> memoryview:
+    """Satchel counts by piece code (raw), memoised: satchels are few small multisets."""
+    got = _SATCHELS.get(sat)
+    if got is None:
+        if len(_SATCHELS) > 100_000:
+            _SATCHELS.clear()
+        block = np.zeros(NP, np.float32)
+        for code in sat:
+            block[code] += 1.0
+        got = _SATCHELS[sat] = memoryview(block)
+    return got
+
+
 # -- incremental fill -------------------------------------------------------------------------
 # Kept in absolute seat order in a Scratch buffer (raw counts); every source is re-encoded
 # only when its content changed; one permutation per (players, observer) puts the seat blocks
 # in the observer's order and one multiply scales everything.
 _COLS = NCOL * (NC + 1)
+_COLS_AT = 2 + NP + 1  # the columns within a seat's block
 
 
 @cache
@@ -124,16 +146,20 @@ def _fill(s: GlassworksState, player: int, out: np.ndarray) -> None:
     n = s.num_players
     sc, perms = _scratch(n)
     buf, snap, hot = sc.buf, sc.snap, sc.hot
+    m = sc.view
     ph = s.phase
     sc.onehot("phase", PHASE + ph)
     triggered = s.end_turn >= 0
-    buf[TRIGGERED:OVERFLOW_OPTION + 1] = (
-        1.0 if triggered else 0.0,
-        (s.end_turn - s.turn) / (2.0 * n) if triggered else 0.0,
-        min(1.0, (s.turn // n) / _MAX_ROUNDS),
-        s.passes / n,
-        1.0 if s.overflow_counts else 0.0,
-    )
+    scalars = (s.end_turn - s.turn if triggered else None, s.turn // n, s.passes, s.overflow_counts)
+    if hot.get("scalars") != scalars:
+        hot["scalars"] = scalars
+        buf[TRIGGERED:OVERFLOW_OPTION + 1] = (
+            1.0 if triggered else 0.0,
+            (s.end_turn - s.turn) / (2.0 * n) if triggered else 0.0,
+            min(1.0, (s.turn // n) / _MAX_ROUNDS),
+            s.passes / n,
+            1.0 if s.overflow_counts else 0.0,
+        )
     if hot.get("river") != s.river or snap.get("tiles") != s.tiles:
         hot["river"], snap["tiles"] = s.river, s.tiles[:]
         idx = []
@@ -155,39 +181,70 @@ def _fill(s: GlassworksState, player: int, out: np.ndarray) -> None:
     bag = s.bag
     if snap.get("bag") != bag:  # contents only: the order is hidden
         snap["bag"] = bag[:]
-        colours = [COLOUR_OF[code] for code in bag]
-        buf[BAG:BAG + NC] = np.bincount(colours, minlength=NC) if colours else 0.0
+        buf[BAG:BAG + NC] = np.bincount(_COLOUR_OF, np.bincount(bag, minlength=NP), NC) if bag else 0.0
         buf[BAG_SIZE] = len(bag)
     sc.onehot("current", SEATS_AT + s.current * SEAT + 1 if ph != OVER and s.current >= 0 else -1)
-    # seats: each seat's block is re-encoded only when that seat's pieces changed
-    last = snap.get("seats")
-    if last is None:
-        last = snap["seats"] = [None] * n
-    colcol, colh = s.colcol, s.colh
-    for q in range(n):
+    # seats: every source list is compared in C and only what changed is rewritten (the
+    # state's satchels and overflows are tuples, replaced when they change).  Seat q's block
+    # starts at SEATS_AT + q * SEAT: present, to move, satchel (NP), satchel size, columns,
+    # overflow, inventory, score.
+    sats = s.satchels
+    old = snap.get("sat")
+    if old != sats:
+        fresh = old is None or len(old) != len(sats)
+        for q in range(n) if fresh else compress(range(n), map(ne, sats, old)):
+            sat = sats[q]
+            b = SEATS_AT + q * SEAT + 2
+            m[b:b + NP] = _satchel_block(sat)
+            m[b + NP] = len(sat)
+        snap["sat"] = sats[:]
+    colcol, colh, ovs = s.colcol, s.colh, s.overflow
+    rescore = set()
+    old_col, old_h = snap.get("colcol"), snap.get("colh")
+    if old_col != colcol or old_h != colh:
+        if old_col is None or len(old_col) != len(colcol) or len(old_h) != len(colh):
+            cols = range(len(colcol))
+            old_col = [-1] * len(colcol)
+        else:
+            cols = set(compress(range(len(colcol)), map(ne, colcol, old_col)))
+            cols.update(compress(range(len(colh)), map(ne, colh, old_h)))
+        for i in cols:  # i = q * NCOL + c
+            q, c = divmod(i, NCOL)
+            at = SEATS_AT + q * SEAT + _COLS_AT + c * (NC + 1)
+            if old_col[i] >= 0:
+                m[at + old_col[i]] = 0.0
+            if colcol[i] >= 0:
+                m[at + colcol[i]] = 1.0
+            m[at + NC] = colh[i]
+            rescore.add(q)
+        snap["colcol"], snap["colh"] = colcol[:], colh[:]
+    old = snap.get("ov")
+    if old != ovs:
+        fresh = old is None or len(old) != len(ovs)
+        for q in range(n) if fresh else compress(range(n), map(ne, ovs, old)):
+            m[SEATS_AT + q * SEAT + _COLS_AT + _COLS] = len(ovs[q])
+            rescore.add(q)
+        snap["ov"] = ovs[:]
+    for q in rescore:
         lo = q * NCOL
-        key = (s.satchels[q], colcol[lo:lo + NCOL], colh[lo:lo + NCOL], s.overflow[q], s.inventory[q])
-        if last[q] == key:
-            continue
-        last[q] = key
-        sat = s.satchels[q]
-        b = SEATS_AT + q * SEAT + 2
-        buf[b:b + NP] = np.bincount(sat, minlength=NP) if sat else 0.0
-        buf[b + NP] = len(sat)
-        block = [0.0] * (_COLS + 3)
-        for c in range(NCOL):
-            colour = colcol[lo + c]
-            if colour >= 0:
-                block[c * (NC + 1) + colour] = 1.0
-            block[c * (NC + 1) + NC] = colh[lo + c]
-        ov = len(s.overflow[q])
-        block[_COLS] = ov
-        block[_COLS + 1] = min(4.0, s.inventory[q] / (NCOL * NROW))
-        block[_COLS + 2] = _score(tuple(colh[lo:lo + NCOL]), ov)
-        buf[b + NP + 1:b + NP + 1 + _COLS + 3] = block
+        m[SEATS_AT + q * SEAT + _COLS_AT + _COLS + 2] = _score(tuple(colh[lo:lo + NCOL]), len(ovs[q]))
+    inv = s.inventory
+    old = snap.get("inv")
+    if old != inv:
+        fresh = old is None or len(old) != len(inv)
+        for q in range(n) if fresh else compress(range(n), map(ne, inv, old)):
+            m[SEATS_AT + q * SEAT + _COLS_AT + _COLS + 1] = min(4.0, inv[q] / (NCOL * NROW))
+        snap["inv"] = inv[:]
     # into the observer's seat order, scaled (a plain gather is the fastest numpy form)
     np.multiply(buf.take(perms[player]), _SCALE, out=out)
 
 
 observe = LAYOUT.filler(_fill)
 observation = LAYOUT.observation
+
+
+@LAYOUT.resetter
+def _reset() -> None:
+    _scratch.cache_clear()
+    _SCORES.clear()
+    _SATCHELS.clear()
