@@ -1,0 +1,528 @@
+// Online play for the gemtable shell: who you are (name, account), "My games",
+// leaderboards and profiles, and the table's online parts (chat, clocks, the
+// connection banner, your-turn signals).  Plain ES module, no build step.
+// Everything a player typed is put on the page as text (textContent), never as HTML.
+
+import { h } from "./svg.js";
+
+// app.js fills these in (api, toast, navigate, games) before anything here runs
+export const shell = { api: null, toast: null, navigate: null, games: () => [] };
+
+// -- identity -------------------------------------------------------------------------
+// supported: the server knows players (GET /api/me answers); player: {name, account} or null
+export const me = { supported: false, player: null, loaded: false };
+const listeners = new Set();
+export function onMeChange(fn) { listeners.add(fn); return () => listeners.delete(fn); }
+function setPlayer(player) {
+  me.player = player || null;
+  renderMeBox();
+  for (const fn of [...listeners]) { try { fn(me.player); } catch (err) { console.error(err); } }
+}
+
+export async function loadMe() {
+  try {
+    const res = await fetch("/api/me", { headers: { Accept: "application/json" } });
+    if (res.ok) {
+      const data = await res.json();
+      me.supported = true;
+      me.loaded = true;
+      setPlayer(data && data.player);
+      return me.player;
+    }
+  } catch { /* no server support: the shell works without names */ }
+  me.loaded = true;
+  renderMeBox();
+  return null;
+}
+
+// el.replaceChildren without the empty slots (replaceChildren would show null as text)
+function fill(el, ...kids) { el.replaceChildren(...kids.filter((k) => k !== null && k !== undefined && k !== false)); }
+
+function errText(err) { return String((err && err.message) || err); }
+
+// The header: your name (to your profile), log in / create account / log out.
+export function renderMeBox() {
+  const box = document.getElementById("me-box");
+  const mine = document.getElementById("nav-me");
+  if (mine) mine.hidden = !me.supported;
+  if (!box) return;
+  if (!me.supported) { box.replaceChildren(); return; }
+  const p = me.player;
+  const btn = (text, id, mode) => h("button", { type: "button", class: "me-action", id, text, onclick: () => openAccountDialog(mode) });
+  if (!p) {
+    box.replaceChildren(btn("Pick a name", "me-pick", "pick"), btn("Log in", "me-login", "login"));
+    return;
+  }
+  fill(box,
+    h("a", { href: `/players/${encodeURIComponent(p.name)}`, "data-link": "", class: "me-name", id: "me-name", title: p.account ? "Your profile (account)" : "Your profile (guest: no password yet)", text: p.name }),
+    p.account ? null : btn("Create account", "me-register", "register"),
+    p.account ? btn("Log out", "me-logout", "logout") : btn("Log in", "me-login", "login"),
+  );
+}
+
+// A name field plus its submit button; ``onName(name)`` returns a promise.
+function nameForm(idPrefix, label, onName, initial = "") {
+  const input = h("input", { id: `${idPrefix}-name`, name: "name", maxlength: 24, autocomplete: "nickname", required: "", value: initial, placeholder: "Your name", "aria-label": "Your name" });
+  const err = h("p", { class: "form-error", role: "alert", id: `${idPrefix}-error` });
+  const form = h("form", { class: "name-form" }, [
+    h("div", { class: "name-row" }, [input, h("button", { type: "submit", class: "primary", id: `${idPrefix}-go`, text: label })]),
+    err,
+  ]);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.textContent = "";
+    const name = input.value.trim();
+    if (!name) { err.textContent = "Type a name first."; return; }
+    try { await onName(name); } catch (ex) { err.textContent = errText(ex); input.focus(); }
+  });
+  return { form, input, err };
+}
+
+export async function pickName(name) {
+  const data = await shell.api("/api/me", { method: "POST", body: { name } });
+  setPlayer(data.player);
+  shell.toast(`Welcome, ${data.player.name}`, "ok");
+  return data.player;
+}
+
+// The first-visit name picker: a small card at the top of the lobby (it never blocks the page).
+export function namePickerCard() {
+  if (!me.supported || me.player || sessionStorage.getItem("gt.namePickerLater") === "1") return null;
+  const card = h("dialog", { open: "", class: "panel name-picker", id: "name-picker", "aria-labelledby": "name-picker-title" });
+  const { form, input } = nameForm("pick", "Play as this name", async (name) => { await pickName(name); card.remove(); });
+  card.replaceChildren(
+    h("h2", { id: "name-picker-title", text: "Welcome! Pick a name to play" }),
+    h("p", { class: "muted", text: "Other players see it at the table and in the lobby. No password needed: add one later to continue on another browser." }),
+    form,
+    h("div", { class: "name-picker-more" }, [
+      h("button", { type: "button", class: "linkish", id: "pick-have-account", text: "I have an account: log in", onclick: () => openAccountDialog("login") }),
+      h("button", { type: "button", class: "linkish", id: "pick-later", text: "Just look around", onclick: () => { sessionStorage.setItem("gt.namePickerLater", "1"); card.remove(); } }),
+    ]),
+  );
+  const off = onMeChange((p) => { if (p) { card.remove(); off(); } });
+  setTimeout(() => { if (card.isConnected && !("ontouchstart" in window)) input.focus({ preventScroll: true }); }, 0);
+  return card;
+}
+
+// Resolves to the player once they have a name (asks in a dialog), or null if they close it.
+export function ensureName(why = "Pick a name first: the other players see it at the table.") {
+  if (me.player) return Promise.resolve(me.player);
+  return new Promise((resolve) => {
+    const dlg = openAccountDialog("pick", why);
+    const off = onMeChange((p) => { if (p) { off(); resolve(p); } });
+    dlg.addEventListener("close", () => { setTimeout(() => { off(); resolve(me.player); }, 0); });
+  });
+}
+
+// One dialog for: pick a name / rename, log in, create an account (set a password), log out.
+export function openAccountDialog(mode, note = null) {
+  const old = document.getElementById("account-dialog");
+  if (old) old.close();
+  const body = h("div", { class: "account-body" });
+  const heading = h("h2", { id: "account-title" });
+  const close = h("button", { type: "button", class: "dlg-close", "aria-label": "Close", text: "✕" });
+  const dlg = h("dialog", { class: "account-dialog", id: "account-dialog", "aria-labelledby": "account-title" }, [
+    h("div", { class: "dlg-head" }, [heading, close]), body,
+  ]);
+  close.addEventListener("click", () => dlg.close());
+  dlg.addEventListener("click", (e) => { if (e.target === dlg) dlg.close(); });
+  dlg.addEventListener("close", () => dlg.remove());
+  const done = (text) => { dlg.close(); if (text) shell.toast(text, "ok"); };
+  const switchTo = (m) => h("button", { type: "button", class: "linkish", text: { login: "I have an account: log in", pick: "Play as a guest instead", register: "Create an account" }[m], onclick: () => show(m) });
+
+  function passwordForm(id, withName, label, submit) {
+    const name = h("input", { id: `${id}-name`, maxlength: 24, autocomplete: "username", placeholder: "Name", "aria-label": "Name", required: "", value: (me.player && me.player.name) || "" });
+    const pass = h("input", { id: `${id}-password`, type: "password", autocomplete: id === "login" ? "current-password" : "new-password", placeholder: "Password", "aria-label": "Password", required: "", minlength: id === "login" ? null : 8 });
+    const err = h("p", { class: "form-error", role: "alert", id: `${id}-error` });
+    const form = h("form", { class: "account-form" }, [withName ? name : null, pass, h("button", { type: "submit", class: "primary", id: `${id}-go`, text: label }), err]);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      err.textContent = "";
+      try { await submit(name.value.trim(), pass.value); } catch (ex) { err.textContent = errText(ex); }
+    });
+    return form;
+  }
+
+  function show(m) {
+    if (m === "pick") {
+      heading.textContent = me.player ? "Change your name" : "Pick a name";
+      const { form } = nameForm("dlg-pick", me.player ? "Rename" : "Play as this name", async (name) => { await pickName(name); done(); }, me.player ? me.player.name : "");
+      fill(body, note ? h("p", { text: note }) : null, form, h("p", {}, [switchTo("login")].filter(Boolean)));
+    } else if (m === "login") {
+      heading.textContent = "Log in";
+      fill(body,
+        h("p", { class: "muted", text: "Continue as the player you are on another browser." }),
+        me.player && !me.player.account ? h("p", { class: "warning", id: "login-warning", text: `You play as the guest ${me.player.name} here, without a password: after logging in to another account this browser cannot come back to ${me.player.name}. Create an account first to keep it.` }) : null,
+        passwordForm("login", true, "Log in", async (name, password) => {
+          const data = await shell.api("/api/account/login", { method: "POST", body: { name, password } });
+          setPlayer(data.player);
+          done(`Logged in as ${data.player.name}`);
+        }),
+        me.player ? null : h("p", {}, [switchTo("pick")]),
+      );
+    } else if (m === "register") {
+      heading.textContent = "Create an account";
+      fill(body,
+        h("p", { class: "muted", text: me.player ? `Keep the name ${me.player.name} and your games: add a password, then log in on any browser. Accounts are rated on the leaderboards.` : "A name and a password: log in on any browser. Accounts are rated on the leaderboards." }),
+        passwordForm("register", !me.player, "Create account", async (name, password) => {
+          const data = await shell.api("/api/account/register", { method: "POST", body: me.player ? { password } : { name, password } });
+          setPlayer(data.player);
+          done("Account created");
+        }),
+      );
+    } else if (m === "logout") {
+      heading.textContent = "Log out";
+      fill(body,
+        h("p", { text: "This browser forgets who you are; log in again with your name and password." }),
+        h("p", {}, [h("button", { type: "button", class: "primary", id: "logout-go", text: "Log out", onclick: async () => {
+          try { await shell.api("/api/account/logout", { method: "POST", body: {} }); setPlayer(null); done("Logged out"); } catch (ex) { shell.toast(errText(ex)); }
+        } })]),
+      );
+    }
+  }
+  show(mode);
+  document.body.appendChild(dlg);
+  dlg.showModal();
+  const first = dlg.querySelector("input, button.primary");
+  if (first) first.focus();
+  return dlg;
+}
+
+// -- pages: my games, leaderboard, profile -----------------------------------------------
+function gameTitle(id) { const g = shell.games().find((x) => x.id === id); return g ? g.title : id; }
+function when(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleDateString(undefined, { month: "short", day: "numeric" }) + " " + d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+function ordinal(n) { return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`; }
+
+// "won" / "2nd of 3" and the scores, for a finished game seen from one seat
+export function resultText(t, seat) {
+  const r = t.result || {};
+  const names = (t.seats || []).map((s) => s.player || s.name);
+  let head = "";
+  if (seat !== null && seat !== undefined && r.ranking) {
+    const won = (r.winners || t.winners || []).includes(seat);
+    head = won ? ((r.winners || []).length > 1 ? "shared win" : "won") : `${ordinal(r.ranking[seat])} of ${names.length}`;
+  }
+  const scores = r.scores ? names.map((n, i) => `${n} ${r.scores[i]}`).join(" · ") : "";
+  const replaced = r.replaced && r.replaced.length ? ` (bot took over: ${r.replaced.map((p) => names[p]).join(", ")})` : "";
+  return { head, scores: scores + replaced };
+}
+
+function seatsLine(t) {
+  return (t.seats || []).map((s) => s.open ? "open seat" : (s.player || s.name)).join(", ");
+}
+
+function needName(app, what) {
+  app.replaceChildren(h("section", { class: "panel narrow-page" }, [
+    h("h1", { text: what }),
+    h("p", { text: "Pick a name first: your games follow your name." }),
+    h("p", {}, [h("button", { type: "button", class: "primary", text: "Pick a name", onclick: () => openAccountDialog("pick") }), " ",
+      h("button", { type: "button", text: "Log in", onclick: () => openAccountDialog("login") })]),
+  ]));
+}
+
+export async function myGamesPage(app) {
+  document.title = "My games — gemtable";
+  if (!me.loaded) await loadMe();
+  if (!me.player) {
+    needName(app, "My games");
+    const off = onMeChange((p) => { if (p) { off(); myGamesPage(app); } });
+    return () => off();
+  }
+  const data = await shell.api("/api/me/games");
+  const section = (id, title, items, row, empty) => h("section", { class: "panel my-games", id }, [
+    h("h2", { text: `${title} (${items.length})` }),
+    items.length ? h("table", { class: "list tables-list" }, [h("tbody", {}, items.map(row))]) : h("p", { class: "muted", text: empty }),
+  ]);
+  const base = (t, status, links, seats = null) => h("tr", { "data-table": t.id }, [
+    h("td", { class: "t-game", text: t.title || gameTitle(t.game) }),
+    h("td", { class: "t-seats", text: seats || seatsLine(t) }),
+    h("td", { class: "t-status" }, [status]),
+    h("td", { class: "t-moves t-when", text: when(t.updated_at || t.created_at) }),
+    h("td", { class: "links" }, links),
+  ]);
+  const myTurn = (t) => (t.to_move || []).includes(t.my_seat);
+  const running = [...(data.running || [])].sort((a, b) => Number(myTurn(b)) - Number(myTurn(a)));
+  app.replaceChildren(h("div", { class: "my-page" }, [
+    h("h1", { text: `My games — ${me.player.name}` }),
+    section("my-waiting", "Waiting to start", data.waiting || [], (t) => base(t, h("span", { class: "status open", text: "waiting" }),
+      [h("a", { href: `/table/${t.id}`, "data-link": "", class: "resume", text: "Open" })]), "No table waiting for players."),
+    section("my-running", "Running", running, (t) => base(t, h("span", { class: `status running${myTurn(t) ? " your-turn" : ""}`, text: myTurn(t) ? "your turn" : "running" }),
+      [h("a", { href: `/table/${t.id}`, "data-link": "", class: "resume", text: "Resume" })]), "No running game. Join one in the lobby."),
+    section("my-finished", "Finished", data.finished || [], (t) => {
+      const r = resultText(t, t.my_seat);
+      return base(t, h("span", { class: "status finished", text: r.head || "finished", title: r.scores }),
+        [h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" })], r.scores);
+    }, "No finished game yet."),
+  ]));
+  return null;
+}
+
+export async function leaderboardPage(app, gameId) {
+  const games = shell.games();
+  const id = gameId && games.some((g) => g.id === gameId) ? gameId : (games[0] && games[0].id);
+  document.title = `Leaderboard: ${gameTitle(id)} — gemtable`;
+  const tabs = h("nav", { class: "tabs", "aria-label": "Games" }, games.map((g) => h("a", { href: `/leaderboard/${g.id}`, "data-link": "", class: g.id === id ? "current" : "", "aria-current": g.id === id ? "page" : null, text: g.title })));
+  const body = h("div", {}, [h("p", { class: "muted", text: "Loading…" })]);
+  app.replaceChildren(h("section", { class: "panel leaderboard" }, [h("h1", { text: `Leaderboard: ${gameTitle(id)}` }), tabs, body]));
+  const rows = await shell.api(`/api/leaderboard/${encodeURIComponent(id)}`);
+  body.replaceChildren(
+    h("p", { class: "muted", text: "Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against easy, medium and hard. Guests and games a bot finished for someone are not rated." }),
+    rows.length ? h("table", { class: "list board-list", id: "leaderboard" }, [
+      h("thead", {}, [h("tr", {}, ["#", "Player", "Rating", "Games"].map((x, i) => h("th", { class: i === 2 || i === 3 ? "num" : "", text: x })))]),
+      h("tbody", {}, rows.map((r) => h("tr", { class: `${r.bot ? "bot" : ""}${me.player && r.name === me.player.name ? " mine" : ""}` }, [
+        h("td", { class: "num", text: String(r.rank) }),
+        h("td", {}, [h("a", { href: `/players/${encodeURIComponent(r.name)}`, "data-link": "", text: r.name }),
+          r.bot && !/^bot\b/i.test(r.name) ? h("span", { class: "badge", text: "bot" }) : null]),
+        h("td", { class: "num", title: `μ ${Number(r.mu).toFixed(1)}, σ ${Number(r.sigma).toFixed(1)}`, text: Number(r.ordinal).toFixed(1) }),
+        h("td", { class: "num", text: String(r.games) }),
+      ]))),
+    ]) : h("p", { class: "muted", id: "leaderboard-empty", text: "Nobody is rated in this game yet: finish a game with an account to appear here." }),
+  );
+  return null;
+}
+
+export async function profilePage(app, name) {
+  document.title = `${name} — gemtable`;
+  const p = await shell.api(`/api/players/${encodeURIComponent(name)}`);
+  const ratings = Object.entries(p.ratings || {});
+  const isMe = me.player && me.player.name.toLowerCase() === p.name.toLowerCase();
+  app.replaceChildren(h("div", { class: "profile" }, [
+    h("section", { class: "panel" }, [
+      h("h1", {}, [p.name, " ", h("span", { class: "badge", text: p.bot ? "bot" : p.account ? "account" : "guest" })]),
+      isMe ? h("p", {}, [
+        h("a", { href: "/me", "data-link": "", class: "button", text: "My games" }), " ",
+        h("button", { type: "button", text: "Change name", onclick: () => openAccountDialog("pick") }), " ",
+        p.account ? null : h("button", { type: "button", class: "primary", text: "Create account", onclick: () => openAccountDialog("register") }),
+      ]) : null,
+      h("h2", { text: "Ratings" }),
+      ratings.length ? h("table", { class: "list", id: "profile-ratings" }, [
+        h("thead", {}, [h("tr", {}, ["Game", "Rating", "Games", ""].map((x, i) => h("th", { class: i === 1 || i === 2 ? "num" : "", text: x })))]),
+        h("tbody", {}, ratings.map(([g, r]) => h("tr", {}, [
+          h("td", { text: gameTitle(g) }),
+          h("td", { class: "num", text: r.ordinal !== undefined ? Number(r.ordinal).toFixed(1) : "" }),
+          h("td", { class: "num", text: r.games !== undefined ? String(r.games) : "" }),
+          h("td", {}, [h("a", { href: `/leaderboard/${g}`, "data-link": "", text: r.rank ? `#${r.rank} on the leaderboard` : "leaderboard" })]),
+        ]))),
+      ]) : h("p", { class: "muted", text: p.account || p.bot ? "No rated game yet." : "Guests are not rated: create an account to appear on the leaderboards." }),
+    ]),
+    h("section", { class: "panel" }, [
+      h("h2", { text: "Recent games" }),
+      (p.recent || []).length ? h("table", { class: "list tables-list", id: "profile-recent" }, [h("tbody", {}, p.recent.map((t) => {
+        const seat = t.my_seat ?? t.seat ?? (t.seats || []).findIndex((s) => (s.player || s.name) === p.name);
+        const r = resultText(t, seat >= 0 ? seat : null);
+        return h("tr", { "data-table": t.id }, [
+          h("td", { class: "t-game", text: t.title || gameTitle(t.game) }),
+          h("td", { class: "t-seats", text: r.scores || seatsLine(t) }),
+          h("td", { class: "t-status" }, [h("span", { class: "status finished", text: r.head || "finished" })]),
+          h("td", { class: "t-moves t-when", text: when(t.updated_at || t.finished_at) }),
+          h("td", { class: "links" }, [h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" })]),
+        ]);
+      }))]) : h("p", { class: "muted", text: "No finished game yet." }),
+    ]),
+  ]));
+  return null;
+}
+
+// -- at the table: chat -----------------------------------------------------------------
+export const CHAT_MAX = 500;
+
+// The chat panel: lines as text only; ``send(text)`` returns false when it could not be sent.
+export function chatPanel(send, { open = true } = {}) {
+  const list = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
+  const input = h("input", { id: "chat-input", maxlength: CHAT_MAX, autocomplete: "off", placeholder: "Say something…", "aria-label": "Chat message" });
+  const count = h("span", { class: "chat-count muted", id: "chat-count", text: `0/${CHAT_MAX}` });
+  const sendBtn = h("button", { type: "submit", id: "chat-send", text: "Send" });
+  const unread = h("span", { class: "badge unread", id: "chat-unread", hidden: "" });
+  const summary = h("summary", { class: "fold-title" }, ["Chat ", unread]);
+  const muteBox = h("label", { class: "toggle chat-mute", hidden: "" });
+  const form = h("form", { class: "chat-form" }, [input, sendBtn]);
+  const panel = h("details", { class: "panel chat-panel fold", id: "chat-panel", open: open ? "" : null }, [summary, list, form, h("div", { class: "chat-foot" }, [count, muteBox])]);
+  const seen = new Set();
+  let unseen = 0;
+  let mySeat = null;
+  let enabled = true;
+  const refreshCount = () => {
+    count.textContent = `${input.value.length}/${CHAT_MAX}`;
+    count.classList.toggle("full", input.value.length >= CHAT_MAX);
+  };
+  input.addEventListener("input", refreshCount);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text || !enabled) return;
+    if (send(text) !== false) { input.value = ""; refreshCount(); }
+  });
+  panel.addEventListener("toggle", () => { if (panel.open) { unseen = 0; unread.hidden = true; list.scrollTop = list.scrollHeight; } });
+
+  function lineEl(line) {
+    const mine = !line.system && mySeat !== null && line.seat === mySeat;
+    const at = line.at ? new Date(typeof line.at === "number" && line.at < 1e12 ? line.at * 1000 : line.at) : null;
+    const li = h("li", { class: `chat-line${line.system ? " system" : ""}${mine ? " mine" : ""}`, "data-id": line.id ?? "" });
+    if (at && !Number.isNaN(at.getTime())) li.title = at.toLocaleTimeString();
+    if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`)}: ` }));
+    li.appendChild(h("span", { class: "chat-text", text: String(line.text ?? "") })); // text, never HTML
+    return li;
+  }
+  function add(line, count = true) {
+    if (line.id !== undefined && line.id !== null) { if (seen.has(line.id)) return; seen.add(line.id); }
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+    list.appendChild(lineEl(line));
+    while (list.children.length > 200) list.firstChild.remove();
+    if (atBottom || (mySeat !== null && line.seat === mySeat)) list.scrollTop = list.scrollHeight;
+    if (count && !panel.open && !line.system) { unseen += 1; unread.textContent = String(unseen); unread.hidden = false; }
+  }
+  return {
+    el: panel,
+    setSeat(seat) { mySeat = seat ?? null; },
+    reset(lines) { seen.clear(); list.replaceChildren(); for (const l of lines || []) add(l, false); list.scrollTop = list.scrollHeight; },
+    add,
+    setEnabled(on, why = "") {
+      enabled = on;
+      input.disabled = !on;
+      sendBtn.disabled = !on;
+      input.placeholder = on ? "Say something…" : (why || "Chat is closed");
+    },
+    // the host's switch: spectators may not chat
+    setMute(show, on, onChange) {
+      muteBox.hidden = !show;
+      if (!show) { muteBox.replaceChildren(); return; }
+      const box = h("input", { type: "checkbox", id: "mute-spectators" });
+      box.checked = !!on;
+      box.addEventListener("change", () => onChange(box.checked));
+      muteBox.replaceChildren(box, " mute spectators");
+    },
+  };
+}
+
+// -- at the table: clocks -----------------------------------------------------------------
+// remaining ms -> "4:05", "1:02:03", "23 h 10 m", "2 d 3 h"
+export function formatClock(ms, mode) {
+  if (ms === null || ms === undefined) return "–";
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (mode === "turn" && s >= 3600) {
+    const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600), mm = Math.floor((s % 3600) / 60);
+    return d ? `${d} d ${hh} h` : `${hh} h ${String(mm).padStart(2, "0")} m`;
+  }
+  const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = s % 60;
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${String(ss).padStart(2, "0")}` : `${mm}:${String(ss).padStart(2, "0")}`;
+}
+
+export function clockLabel(c) {
+  if (!c || !c.mode || c.mode === "none") return "no clock";
+  if (c.mode === "realtime") return `real time: ${Math.round((c.base || 0) / 60)} min + ${c.increment || 0} s a move`;
+  if (c.mode === "turn") {
+    const s = c.per_move || 0;
+    return `turn based: ${s >= 86400 && s % 86400 === 0 ? `${s / 86400} day${s === 86400 ? "" : "s"}` : s >= 3600 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 60)} min`} a move`;
+  }
+  return String(c.mode);
+}
+
+// One chip per seat with its time, counting down locally for the running seats.
+export function clockStrip() {
+  const el = h("div", { class: "clocks", id: "clocks", hidden: "", "aria-label": "Clocks" });
+  let clock = null, names = [], mySeat = null, got = 0, timer = null;
+  function low(c, ms) {
+    if (c.mode === "turn") return ms < Math.min(3600e3, (c.per_move || 0) * 100);
+    return ms < Math.max(10e3, Math.min(30e3, (c.base || 0) * 100));
+  }
+  function tick() {
+    if (!clock) return;
+    const running = new Set(clock.running || []);
+    const elapsed = Date.now() - got;
+    for (const chip of el.children) {
+      const p = Number(chip.dataset.seat);
+      const base = (clock.remaining || [])[p];
+      const ms = base === null || base === undefined ? null : (running.has(p) ? base - elapsed : base);
+      chip.querySelector(".time").textContent = formatClock(ms, clock.mode);
+      chip.classList.toggle("running", running.has(p));
+      chip.classList.toggle("low", ms !== null && low(clock, ms));
+      chip.classList.toggle("out", ms !== null && ms <= 0);
+    }
+  }
+  return {
+    el,
+    update(c, seatNames, seat, away = []) {
+      clock = c && c.mode && c.mode !== "none" && Array.isArray(c.remaining) ? c : null;
+      names = seatNames; mySeat = seat;
+      got = Date.now();
+      clearInterval(timer);
+      if (!clock) { el.hidden = true; el.replaceChildren(); return; }
+      el.hidden = false;
+      el.title = clockLabel(clock);
+      el.replaceChildren(...names.map((n, p) => h("span", { class: `clock${p === mySeat ? " mine" : ""}${away[p] ? " away" : ""}`, "data-seat": p }, [
+        h("span", { class: "who", text: n }), h("span", { class: "time" }),
+      ])));
+      tick();
+      if ((clock.running || []).length) timer = setInterval(tick, 250);
+    },
+    stop() { clearInterval(timer); },
+  };
+}
+
+// -- at the table: connection banner ------------------------------------------------------
+export function connectionBanner() {
+  const text = h("span", { class: "conn-text" });
+  const retry = h("button", { type: "button", class: "small", id: "conn-retry", text: "Retry now" });
+  const el = h("div", { class: "conn-banner", id: "conn-banner", role: "status", hidden: "" }, [text, retry]);
+  let countdown = null;
+  return {
+    el,
+    offline(secondsUntil, onRetry, why = "Connection lost") {
+      clearInterval(countdown);
+      el.hidden = false;
+      el.className = "conn-banner";
+      retry.hidden = !onRetry;
+      retry.onclick = onRetry;
+      const until = Date.now() + secondsUntil * 1000;
+      const show = () => {
+        const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+        text.textContent = left > 0 ? `${why}: reconnecting in ${left} s… Your moves are safe; you can play again once connected.` : `${why}: reconnecting…`;
+      };
+      show();
+      countdown = setInterval(show, 500);
+    },
+    reconnecting() { clearInterval(countdown); el.hidden = false; text.textContent = "Reconnecting…"; retry.hidden = true; },
+    gone(message) {
+      clearInterval(countdown);
+      el.hidden = false;
+      el.className = "conn-banner gone";
+      retry.hidden = true;
+      text.replaceChildren(h("b", { text: message }), " ", h("a", { href: "/", "data-link": "", text: "Back to the lobby" }));
+    },
+    online() { clearInterval(countdown); el.hidden = true; },
+    stop() { clearInterval(countdown); },
+  };
+}
+
+// -- your turn: tab title and an optional sound --------------------------------------------
+export function soundOn() { return localStorage.getItem("gt.sound") === "1"; }
+let audio = null;
+export function chime() {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const t = audio.currentTime;
+    for (const [i, f] of [[0, 660], [1, 880]]) {
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = f; o.type = "sine";
+      g.gain.setValueAtTime(0.0001, t + i * 0.14);
+      g.gain.exponentialRampToValueAtTime(0.18, t + i * 0.14 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.14 + 0.25);
+      o.connect(g).connect(audio.destination);
+      o.start(t + i * 0.14); o.stop(t + i * 0.14 + 0.3);
+    }
+    document.body.dataset.chimes = String(Number(document.body.dataset.chimes || 0) + 1);
+  } catch { /* no audio: the title still says it */ }
+}
+
+export function setupSoundToggle() {
+  const box = document.getElementById("sound-toggle");
+  if (!box) return;
+  box.checked = soundOn();
+  box.addEventListener("change", () => { localStorage.setItem("gt.sound", box.checked ? "1" : "0"); if (box.checked) chime(); });
+}
