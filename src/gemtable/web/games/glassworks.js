@@ -10,6 +10,7 @@
 // light up.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { boardDialog } from "../dialog.js";
 
 const SHAPES = {
   circle: (r) => `M0 ${-r} A${r} ${r} 0 1 1 0 ${r} A${r} ${r} 0 1 1 0 ${-r} Z`,
@@ -38,12 +39,12 @@ function parsePiece(text) {
 let selection = [];
 let selectionKey = "";
 
-function piece(x, y, r, colourName, shape, ctx) {
+function piece(x, y, r, colourName, shape, ctx, key = null) {
   const path = (SHAPES[shape] || SHAPES.circle)(r);
   const c = colour(colourName);
   // white glass on the pale tiles needs a dark outline to stand out
   const white = String(colourName).toLowerCase() === "white";
-  return s("path", { d: path, transform: `translate(${x} ${y})`, fill: fillOf(colourName, ctx.patterns), stroke: white ? "#4d463a" : c.stroke, "stroke-width": white ? 2.2 : 1.5, "stroke-linejoin": "round" });
+  return s("path", { d: path, transform: `translate(${x} ${y})`, "data-motion-key": key, fill: fillOf(colourName, ctx.patterns), stroke: white ? "#4d463a" : c.stroke, "stroke-width": white ? 2.2 : 1.5, "stroke-linejoin": "round" });
 }
 
 function sameColours(a, b) {
@@ -123,7 +124,7 @@ export function render(el, ctx) {
     const step = many ? 26 : 33, per = many ? 5 : 4, r = many ? 10.5 : 13;
     t.pieces.forEach((pc, k) => {
       const { colour: c, shape } = parsePiece(pc);
-      g.appendChild(piece(x + 24 + (k % per) * step, y + 62 + Math.floor(k / per) * (many ? 27 : 36), r, c, shape, ctx));
+      g.appendChild(piece(x + 24 + (k % per) * step, y + 62 + Math.floor(k / per) * (many ? 27 : 36), r, c, shape, ctx, `gw-r${i}-${k}`));
     });
     const gather = selection.length ? null : findLegal(ctx.legal, { type: "gather", tile: t.tile })[0];
     const put = targets[t.tile];
@@ -146,7 +147,7 @@ export function render(el, ctx) {
   v.lake.forEach((pc, k) => {
     const { colour: c, shape } = parsePiece(pc);
     const x = W / 2 - (narrow ? 60 : 170) + k * (narrow ? TAP : 44), y = lakeY;
-    const pg = s("g", {}, [narrow ? hitArea(x, y, TAP) : s("circle", { cx: x, cy: y, r: 18, fill: "transparent" }), piece(x, y, 14, c, shape, ctx)]);
+    const pg = s("g", {}, [narrow ? hitArea(x, y, TAP) : s("circle", { cx: x, cy: y, r: 18, fill: "transparent" }), piece(x, y, 14, c, shape, ctx, `gw-l${k}`)]);
     const draw = findLegal(ctx.legal, { type: "lake", leave_colour: c, leave_shape: shape })[0];
     if (draw) {
       pg.appendChild(hlCircle(x, y, 19));
@@ -161,7 +162,88 @@ export function render(el, ctx) {
     const y = top + Math.floor(p / cols) * (ph + 10);
     svg.appendChild(works(x, y, pw, ph, pl, p, v, ctx, redraw, narrow, satDy));
   });
+  const dlg = choiceDialog(v, ctx, narrow, W, riverBottom);
+  if (dlg) svg.appendChild(dlg);
   el.replaceChildren(svg);
+}
+
+// The choices with no place of their own on the board, as a small dialog over the river:
+// which satchel piece goes to overflow, and which colour opens the next column.
+function choiceDialog(v, ctx, narrow, W, riverBottom) {
+  const area = { x: 4, y: 30, w: W - 8, h: riverBottom - 26 };
+  const font = narrow ? 19 : 16;
+  const overflow = ctx.legal.filter((e) => e.type === "overflow");
+  if (overflow.length && overflow.length === ctx.legal.length) {
+    return boardDialog({
+      kind: "overflow", cls: "gw-dialog", area, font, act: ctx.act, cols: narrow ? 3 : 4, optH: narrow ? 60 : 46, width: narrow ? 480 : 640,
+      title: "Which piece goes to overflow?", note: "Your satchel holds too many pieces: one goes to your overflow (it costs points at the end).",
+      options: overflow.map((e) => ({ entry: e, draw: (g, bx, by, bw, bh) => {
+        g.appendChild(piece(bx + 22, by + bh / 2, 13, e.json.colour, e.json.shape, ctx));
+        g.appendChild(s("text", { x: bx + 42, y: by + bh / 2 + 5, "font-size": fitFont(`${e.json.colour} ${e.json.shape}`, bw - 48, narrow ? 16 : 13), "font-weight": 700, fill: "#222", text: `${e.json.colour} ${e.json.shape}` }));
+      } })),
+    });
+  }
+  const cols = ctx.legal.filter((e) => e.type === "column");
+  if (cols.length && cols.length === ctx.legal.length) {
+    return boardDialog({
+      kind: "column", cls: "gw-dialog", area, font, act: ctx.act, cols: narrow ? 2 : 4, optH: narrow ? 60 : 46, width: narrow ? 480 : 600,
+      title: "Open your next column with which colour?", note: "Each column takes one colour of glass for the rest of the game.",
+      options: cols.map((e) => ({ entry: e, draw: (g, bx, by, bw, bh) => {
+        g.appendChild(s("rect", { x: bx + 10, y: by + bh / 2 - 12, width: 24, height: 24, rx: 4, fill: fillOf(e.json.colour, ctx.patterns), stroke: e.json.colour === "white" ? "#4d463a" : colour(e.json.colour).stroke, "stroke-width": 1.5 }));
+        g.appendChild(s("text", { x: bx + 42, y: by + bh / 2 + 5, "font-size": fitFont(e.json.colour, bw - 48, narrow ? 16 : 14), "font-weight": 700, fill: "#222", text: e.json.colour }));
+      } })),
+    });
+  }
+  return null;
+}
+
+function fitFont(text, width, max) {
+  return Math.max(9, Math.min(max, width / (String(text).length * 0.6)));
+}
+
+// The pieces that are in one list and not in the other: [{ text, index }] of `b` beyond `a`.
+function added(a, b) {
+  const left = {};
+  for (const x of a) left[x] = (left[x] || 0) + 1;
+  const out = [];
+  b.forEach((x, index) => { if (left[x]) left[x] -= 1; else out.push({ text: x, index }); });
+  return out;
+}
+
+// Motion (see ../motion.js): every piece that left one place (a river tile, the lake, a
+// satchel) flies to where one like it arrived (a river tile, a satchel, a column, overflow).
+export function motions(prev, next) {
+  if (!prev.players || !next.players || prev.players.length !== next.players.length) return [];
+  const sources = [], targets = [];
+  const tiles = (v) => Object.fromEntries((v.river || []).map((t, i) => [t.tile, { i, pieces: t.pieces || [] }]));
+  const was = tiles(prev), now = tiles(next);
+  for (const [name, t] of Object.entries(was)) {
+    const n = now[name] || { i: -1, pieces: [] };
+    for (const x of added(n.pieces, t.pieces)) sources.push({ text: x.text, key: `gw-r${t.i}-${x.index}` });
+    if (n.i >= 0) for (const x of added(t.pieces, n.pieces)) targets.push({ text: x.text, key: `gw-r${n.i}-${x.index}` });
+  }
+  for (const x of added(next.lake || [], prev.lake || [])) sources.push({ text: x.text, key: `gw-l${x.index}` });
+  for (const x of added(prev.lake || [], next.lake || [])) targets.push({ text: x.text, key: `gw-l${x.index}` });
+  next.players.forEach((pl, p) => {
+    const old = prev.players[p];
+    for (const x of added(pl.satchel || [], old.satchel || [])) sources.push({ text: x.text, key: `gw-p${p}-sat${x.index}` });
+    for (const x of added(old.satchel || [], pl.satchel || [])) targets.push({ text: x.text, key: `gw-p${p}-sat${x.index}` });
+    (pl.columns || []).forEach((col, i) => {
+      const h0 = ((old.columns || [])[i] || {}).height || 0;
+      for (let k = h0; k < (col.height || 0); k++) targets.push({ colour: col.colour, key: `gw-p${p}-c${i}-${k}` });
+    });
+    for (let k = (old.overflow || []).length; k < (pl.overflow || []).length; k++) targets.push({ colour: pl.overflow[k], key: `gw-p${p}-ov${k}` });
+  });
+  const out = [];
+  const used = new Set();
+  const colourOf = (text) => parsePiece(text).colour;
+  for (const t of targets) {
+    const src = sources.find((x, j) => !used.has(j) && (t.text ? x.text === t.text : colourOf(x.text) === t.colour));
+    if (!src) continue;
+    used.add(sources.indexOf(src));
+    out.push({ from: src.key, to: t.key, ghost: "from" });
+  }
+  return out;
 }
 
 // "light green" -> ["light", "green"]; one-word names stay on one line
@@ -190,7 +272,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
   pl.satchel.forEach((pc, k) => {
     const { colour: c, shape } = parsePiece(pc);
     const px = narrow ? 10 + step / 2 + (k % SAT_ROW) * step : 24 + k * step, py = 74 + (narrow ? Math.floor(k / SAT_ROW) * TAP : 0);
-    const pg = s("g", {}, [narrow ? hitArea(px, py, step) : s("circle", { cx: px, cy: py, r: 16, fill: "transparent" }), piece(px, py, 13, c, shape, ctx)]);
+    const pg = s("g", {}, [narrow ? hitArea(px, py, step) : s("circle", { cx: px, cy: py, r: 16, fill: "transparent" }), piece(px, py, 13, c, shape, ctx, `gw-p${p}-sat${k}`)]);
     if (mine && pairsOf({ colour: c, shape }).length) {
       // could go alone or in a pair: select it, then choose the partner and/or the tile
       const selected = selection.includes(k);
@@ -258,7 +340,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
       const yy = gy0 + (nrow - 1 - k) * pitch;
       const val = v.values && v.values[i] ? v.values[i][k] : "";
       const filled = col.colour && k < col.height;
-      g.appendChild(s("rect", { x: cx, y: yy, width: cw - 6, height: 22, rx: 3, fill: filled ? fillOf(col.colour, ctx.patterns) : "#e2d7c1", stroke: filled ? (col.colour === "white" ? "#4d463a" : colour(col.colour).stroke) : "#c3b594", "stroke-width": filled && col.colour === "white" ? 1.6 : 1 }));
+      g.appendChild(s("rect", { x: cx, y: yy, width: cw - 6, height: 22, rx: 3, "data-motion-key": `gw-p${p}-c${i}-${k}`, fill: filled ? fillOf(col.colour, ctx.patterns) : "#e2d7c1", stroke: filled ? (col.colour === "white" ? "#4d463a" : colour(col.colour).stroke) : "#c3b594", "stroke-width": filled && col.colour === "white" ? 1.6 : 1 }));
       g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: yy + 15, "text-anchor": "middle", "font-size": 11, fill: filled ? colour(col.colour).ink : "#9a8a6a", text: val }));
     }
     labelLines(col.colour || "—").forEach((line, j) => g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: gy0 + nrow * pitch + 8 + j * 10, "text-anchor": "middle", "font-size": small ? 8 : 9.5, fill: "#7a7268", text: line })));
@@ -317,7 +399,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
   g.appendChild(s("text", { x: 14, y: hgt - 10, "font-size": 11.5, fill: "#7a7268", text: `overflow ${ov.length} · inventory ${pl.inventory}/${v.end_trigger ?? 17}` }));
   const fit = Math.max(1, Math.floor((w - 200) / 16));
   const shown = ov.length > fit ? fit - 1 : ov.length;
-  ov.slice(0, shown).forEach((c, k) => g.appendChild(s("circle", { cx: 190 + k * 16, cy: hgt - 14, r: 6, fill: fillOf(c, ctx.patterns), stroke: colour(c).stroke })));
+  ov.slice(0, shown).forEach((c, k) => g.appendChild(s("circle", { cx: 190 + k * 16, cy: hgt - 14, r: 6, "data-motion-key": `gw-p${p}-ov${k}`, fill: fillOf(c, ctx.patterns), stroke: colour(c).stroke })));
   if (shown < ov.length) g.appendChild(s("text", { x: 184 + shown * 16, y: hgt - 10, "font-size": 11, fill: "#7a7268", text: `+${ov.length - shown}` }));
   return g;
 }

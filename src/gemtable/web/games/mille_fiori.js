@@ -8,6 +8,7 @@
 // The static board description comes from view.layout (public data).
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { boardDialog } from "../dialog.js";
 
 const SEAT_COLOURS = ["red", "blue", "green", "yellow"];
 const AREA_COLOUR = {
@@ -163,8 +164,10 @@ function gem(cx, cy, r, p, ctx) {
   return g;
 }
 
+function keyed(key, el) { el.setAttribute("data-motion-key", key); return el; }
+
 function shipMarker(cx, cy, p, ctx, size = 1) {
-  const g = s("g", { class: "mf-ship", "data-seat": p, transform: `translate(${cx} ${cy}) scale(${size})` });
+  const g = s("g", { class: "mf-ship", "data-seat": p, transform: `translate(${cx} ${cy}) scale(${size})`, "data-motion-key": `mf-ship-${p}` });
   g.appendChild(s("path", { d: "M0 1 V-7", stroke: "#3a2a18", "stroke-width": 1 }));
   g.appendChild(s("path", { d: "M0.8 -6.8 L5 0 H0.8 Z", fill: "#fbf7ee", stroke: "#3a2a18", "stroke-width": 0.7 }));
   g.appendChild(s("path", { d: "M-6.5 1 H6.5 L4.2 5.5 H-4.2 Z", fill: seatFill(p, ctx), stroke: seatStroke(p), "stroke-width": 1 }));
@@ -227,7 +230,7 @@ function cardFace(x, y, w, hgt, code, L, ctx, opts = {}) {
   const sym = i > 0 ? String(code).slice(0, i) : String(code);
   const wh = i > 0 ? String(code).slice(i + 1) : "";
   const area = L.symArea[sym] || "";
-  const g = s("g", { class: "mf-card", "data-card": code });
+  const g = s("g", { class: "mf-card", "data-card": code, "data-motion-key": opts.key === undefined ? `mf-card-${code}` : opts.key });
   const band = Math.max(14, hgt * 0.19);
   g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: 7, fill: "#fbf7ee", stroke: "#6d6252", "stroke-width": 1.3 }));
   g.appendChild(s("path", { d: `M${x + 7} ${y} H${x + w - 7} Q${x + w} ${y} ${x + w} ${y + 7} V${y + band} H${x} V${y + 7} Q${x} ${y} ${x + 7} ${y} Z`, fill: AREA_COLOUR[area] || "#888" }));
@@ -317,11 +320,11 @@ function drawWorkshops(svg, x, y, w, hgt, v, L, ctx) {
   for (const sp of ws) {
     const [cx, cy] = centre(sp);
     const o = L.owner(sp.id);
-    const sg = s("g", { class: "mf-space", "data-space": sp.id, "data-symbol": sp.symbol });
+    const sg = s("g", { class: "mf-space", "data-motion-key": `mf-s${sp.id}`, "data-space": sp.id, "data-symbol": sp.symbol });
     sg.appendChild(s("path", { d: hex(cx, cy, R - 1), fill: SPACE_TINT[sp.symbol] || "#eee", stroke: "#7a5a2a", "stroke-width": 1.2 }));
     if (o >= 0) {
       sg.appendChild(icon(sp.symbol, cx, cy - 11, 6.5, 0.8));
-      sg.appendChild(gem(cx, cy + 4, 11.5, o, ctx));
+      sg.appendChild(keyed(`mf-d${sp.id}`, gem(cx, cy + 4, 11.5, o, ctx)));
     } else {
       sg.appendChild(icon(sp.symbol, cx, cy - 4, 9.5));
       sg.appendChild(s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: sp.symbol }));
@@ -370,7 +373,7 @@ function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
     const [hx, hy] = pos(i);
     const o = L.owner(sp.id);
     const next = v.houses_next === i;
-    const sg = s("g", { class: "mf-space", "data-space": sp.id, "data-value": sp.value });
+    const sg = s("g", { class: "mf-space", "data-motion-key": `mf-s${sp.id}`, "data-space": sp.id, "data-value": sp.value });
     sg.appendChild(s("path", { d: houseShape(hx, hy, hwid, hh), fill: o >= 0 ? seatFill(o, ctx) : "#fbf5e6", stroke: o >= 0 ? seatStroke(o) : "#6d5a34", "stroke-width": 1.3 }));
     sg.appendChild(s("rect", { x: hx + hwid / 2 - 3.5, y: hy + hh * 0.17, width: 7, height: 6, fill: "#fff8", stroke: "#6d5a34", "stroke-width": 0.6 }));
     const cy = hy + hh * 0.66;
@@ -403,11 +406,11 @@ function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
     const off = x + 8 + (lv * step) / 2 + 2;
     row.forEach((e, i) => {
       const cx = off + i * step, o = L.owner(e.id);
-      const sg = s("g", { class: "mf-space", "data-space": e.id, "data-symbol": e.symbol });
+      const sg = s("g", { class: "mf-space", "data-motion-key": `mf-s${e.id}`, "data-space": e.id, "data-symbol": e.symbol });
       sg.appendChild(s("rect", { x: cx, y: ry, width: cw, height: chh, rx: 7, fill: SPACE_TINT[e.symbol] || "#eee", stroke: AREA_COLOUR[area], "stroke-width": 1.4 }));
       if (o >= 0) {
         sg.appendChild(icon(e.symbol, cx + 9, ry + 9, 6, 0.85));
-        sg.appendChild(gem(cx + cw / 2 + 3, ry + chh / 2 + 2, 12, o, ctx));
+        sg.appendChild(keyed(`mf-d${e.id}`, gem(cx + cw / 2 + 3, ry + chh / 2 + 2, 12, o, ctx)));
       } else {
         sg.appendChild(icon(e.symbol, cx + cw / 2, ry + chh / 2 - 1, 11));
       }
@@ -449,11 +452,11 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   });
   tr.forEach((e) => {
     const cx = gx + e.col * colW, cy = ry0 + e.row * rowH, o = L.owner(e.id);
-    const sg = s("g", { class: "mf-space", "data-space": e.id, "data-symbol": e.symbol });
+    const sg = s("g", { class: "mf-space", "data-motion-key": `mf-s${e.id}`, "data-space": e.id, "data-symbol": e.symbol });
     sg.appendChild(s("rect", { x: cx, y: cy, width: cellW, height: cellH, rx: 5, fill: "#fbf3e4", stroke: "#b8692c", "stroke-width": 1 }));
     if (o >= 0) {
       sg.appendChild(icon(e.symbol, cx + 10, cy + cellH / 2, 6.5, 0.7));
-      sg.appendChild(gem(cx + cellW / 2 + 6, cy + cellH / 2 + 1, 10.5, o, ctx));
+      sg.appendChild(keyed(`mf-d${e.id}`, gem(cx + cellW / 2 + 6, cy + cellH / 2 + 1, 10.5, o, ctx)));
     } else sg.appendChild(icon(e.symbol, cx + cellW / 2, cy + cellH / 2, 9, 0.6));
     g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: cx - 2, y: cy - 2, width: cellW + 4, height: cellH + 4, rx: 6 })));
   });
@@ -475,11 +478,11 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
     g.appendChild(s("rect", { x: fx - 3, y: cy - 1.5, width: per * shipW + 2, height: cellH + 3, rx: 6, fill: departed ? "#c9d3e2" : "#dce6f3", stroke: "#35598f", "stroke-width": 1 }));
     fleet.forEach((e) => {
       const sx = fx + e.col * shipW, o = L.owner(e.id);
-      const sg = s("g", { class: "mf-space", "data-space": e.id, "data-symbol": "ship" });
+      const sg = s("g", { class: "mf-space", "data-motion-key": `mf-s${e.id}`, "data-space": e.id, "data-symbol": "ship" });
       sg.appendChild(s("rect", { x: sx, y: cy + 1, width: shipW - 4, height: cellH - 2, rx: 4, fill: "#eef3fa", stroke: "#6d89b3", "stroke-width": 0.8 }));
       if (o >= 0) {
         sg.appendChild(icon("ship", sx + 9, cy + cellH / 2, 6.5, 0.7));
-        sg.appendChild(gem(sx + shipW / 2 + 3, cy + cellH / 2 + 1, 9.5, o, ctx));
+        sg.appendChild(keyed(`mf-d${e.id}`, gem(sx + shipW / 2 + 3, cy + cellH / 2 + 1, 9.5, o, ctx)));
       } else sg.appendChild(icon("ship", sx + (shipW - 4) / 2, cy + cellH / 2, 9.5));
       g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: sx - 2, y: cy - 1, width: shipW, height: cellH + 2, rx: 5 })));
     });
@@ -526,7 +529,9 @@ function drawSeats(svg, y0, v, L, ctx, W = 1000, perRow = 0) {
     const mine = ctx.seat === p;
     const g = s("g", { class: "mf-seat", "data-seat": p });
     g.appendChild(s("rect", { x, y, width: pw, height: ph, rx: 9, fill: mine ? "#fffaf0" : "#f1eadb", stroke: moving ? "#ffd24a" : "#0005", "stroke-width": moving ? 3.5 : 1 }));
-    g.appendChild(gem(x + 17, y + 19, 10, p, ctx));
+    const seatGem = gem(x + 17, y + 19, 10, p, ctx);
+    seatGem.setAttribute("data-motion-key", `mf-seat-${p}`);
+    g.appendChild(seatGem);
     const name = (names[p] || `Seat ${p + 1}`) + (mine ? " (you)" : "");
     const maxChars = Math.floor((pw - 110) / 7.6);
     g.appendChild(s("text", { x: x + 33, y: y + 22, "font-size": 13.5, "font-weight": 700, fill: "#222", text: name.length > maxChars ? name.slice(0, maxChars - 1) + "…" : name }));
@@ -569,19 +574,34 @@ export function render(el, ctx) {
   const v = ctx.view;
   const L = layoutOf(v);
   const display = v.display || [];
-  // a narrow screen (phone) gets a portrait layout: the areas one under another,
-  // the sea on two rows, two seats a row, the hand under the card in play
+  // a narrow screen (phone) gets a portrait layout: what you choose from first (your
+  // hand, then the card in play with its sail/decline choices), then the seats, then
+  // the sea on two rows and the areas one under another, the display last; so the
+  // cards the prompt asks for are on the first screen, right under the prompt
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 500 : 1000;
   const dW = 60, dH = 84, dStep = 65, perRow = narrow ? 7 : 15;
   const dRows = Math.max(1, Math.ceil(display.length / perRow));
   const seatRows = narrow ? Math.ceil(v.players / 2) : 1;
-  const seaY = 12, topY = narrow ? 146 : 84, midY = narrow ? 594 : 310;
-  const seatsY = narrow ? 824 + 230 : 540;
-  const cardsY = seatsY + seatRows * 66 + 6;
-  const handY = narrow ? cardsY + 152 : cardsY, hx0 = narrow ? 12 : 292;
-  const hW = narrow ? 76 : 90, hH = narrow ? 104 : 124, hStep = narrow ? 80 : 98;
-  const dispY = narrow ? handY + hH + 36 : cardsY + 166;
+  const hx0 = narrow ? 12 : 292;
+  const hW = narrow ? 76 : 90, hH = narrow ? 104 : 124;
+  const handCards = v.hand ? v.hand.length + (v.pick ? 1 : 0) : 0;
+  const hStep = narrow ? Math.min(80, (W - 2 * hx0 - hW) / Math.max(1, handCards - 1)) : 98;
+  let seaY, topY, midY, seatsY, cardsY, handY, dispY;
+  if (narrow) {
+    handY = 8;
+    cardsY = v.hand ? handY + hH + 40 : 8;
+    seatsY = cardsY + 152;
+    seaY = seatsY + seatRows * 66 + 12;
+    topY = seaY + 134;
+    midY = topY + 448;
+    dispY = midY + 478;
+  } else {
+    seaY = 12; topY = 84; midY = 310; seatsY = 540;
+    cardsY = seatsY + seatRows * 66 + 6;
+    handY = cardsY;
+    dispY = cardsY + 166;
+  }
   const height = dispY + 14 + dRows * (dH + 8) + 6;
   const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "millefiori-board", role: "img", "aria-label": "Mille Fiori table" });
   svg.appendChild(patternDefs("cb"));
@@ -667,5 +687,46 @@ export function render(el, ctx) {
   });
   svg.appendChild(disp);
 
+  // an extra card: which one of the display (or none), asked at the top of the board
+  // (on a phone the display is far down the page)
+  const extras = ctx.legal.filter((e) => e.type === "extra");
+  const decline = findLegal(ctx.legal, { type: "decline" })[0];
+  if (extras.length && extras.length + (decline ? 1 : 0) === ctx.legal.length) {
+    const cw = narrow ? 68 : 64, chh = narrow ? 92 : 86;
+    svg.appendChild(boardDialog({
+      kind: "extra", cls: "mf-dialog", area: { x: 4, y: 4, w: W - 8, h: narrow ? 346 : topY + 200 }, act: ctx.act, font: narrow ? 17 : 15,
+      cols: narrow ? 5 : 10, optH: chh + 8, width: narrow ? 488 : 880,
+      title: "Play an extra card from the display?", note: "Your ship reached an extra-card space: pick a card to play now, or decline.",
+      options: [
+        ...extras.map((e) => ({ entry: e, draw: (g, bx, by, bw, bh) => {
+          g.appendChild(cardFace(bx + (bw - cw) / 2, by + (bh - chh) / 2, cw, chh, e.json.card, L, ctx, { key: null }));
+        } })),
+        ...(decline ? [{ entry: decline, label: "decline" }] : []),
+      ],
+    }));
+  }
+
   el.replaceChildren(svg);
+}
+
+// Motion (see ../motion.js): the card played (from the hand, the display or the player's
+// seat), a pick set aside, diamonds from the seat to the spaces, ships along the sea.
+export function motions(prev, next) {
+  const out = [];
+  if (!prev.layout || !next.layout || prev.players !== next.players) return out;
+  const mover = (prev.to_move || [])[0];
+  if (next.card_in_play && next.card_in_play !== prev.card_in_play) {
+    const key = `mf-card-${next.card_in_play}`;
+    out.push({ from: mover !== undefined ? [key, `mf-seat-${mover}`] : key, to: key, ghost: "to" });
+  }
+  if (next.pick && next.pick !== prev.pick) out.push({ from: `mf-card-${next.pick}`, to: `mf-card-${next.pick}` });
+  const before = layoutOf(prev), after = layoutOf(next);
+  for (const sp of after.spaces) {
+    const o = after.owner(sp.id);
+    if (o >= 0 && before.owner(sp.id) !== o) out.push({ from: `mf-seat-${o}`, to: sp.area === "houses" ? `mf-s${sp.id}` : `mf-d${sp.id}`, ghost: "to" });
+  }
+  (next.ships || []).forEach((pos, p) => {
+    if ((prev.ships || [])[p] !== pos) out.push({ from: `mf-ship-${p}`, to: `mf-ship-${p}` });
+  });
+  return out;
 }

@@ -5,6 +5,7 @@
 // are highlighted and clickable.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { boardDialog } from "../dialog.js";
 
 function pane(x, y, w, c, ctx, opts = {}) {
   const col = colour(c);
@@ -21,7 +22,7 @@ function hitRect(x, y, w, hgt) {
   return s("rect", { class: "si-hit", x, y, width: w, height: hgt, fill: "#000", "fill-opacity": 0 });
 }
 
-function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025", grid = null) {
+function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025", grid = null, key = null) {
   // draw the panes of each colour in a little cluster; clickable per colour.
   // A colour none of whose panes the mover could place (all would break) gets a red warning mark.
   // grid {cell, perRow}: (phone) each colour in its own cell of cell×cell units, an invisible
@@ -31,7 +32,7 @@ function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025", grid 
   let i = 0;
   for (const [c, n] of Object.entries(counts)) {
     if (!n) continue;
-    const cg = s("g", { "data-colour": c });
+    const cg = s("g", { "data-colour": c, "data-motion-key": key ? `${key}-${c}` : null });
     let px = x + i * (size + 3), py = y;
     if (grid) {
       const gx = x + (i % grid.perRow) * grid.cell, gy = y + Math.floor(i / grid.perRow) * grid.cell;
@@ -105,10 +106,10 @@ export function render(el, ctx) {
     const take = (c) => findLegal(ctx.legal, { type: "take_factory", factory: i, colour: c })[0];
     if (narrow) {
       const m = Object.values(fac).filter((x) => x).length, gc = Math.min(2, Math.max(1, m)), gr = Math.ceil(m / 2);
-      f.appendChild(groupedPanes(cx - (gc * TAP) / 2, cy - (gr * TAP) / 2, fac, ctx, take, 20, "#3a3025", { cell: TAP, perRow: 2 }));
+      f.appendChild(groupedPanes(cx - (gc * TAP) / 2, cy - (gr * TAP) / 2, fac, ctx, take, 20, "#3a3025", { cell: TAP, perRow: 2 }, `si-f${i}`));
     } else {
       const w = Math.min(20, (fr * 1.5) / Math.max(1, Object.keys(fac).length) - 3);
-      f.appendChild(groupedPanes(cx - (Object.keys(fac).length * (w + 3)) / 2, cy - w / 2 - 6, fac, ctx, take, w));
+      f.appendChild(groupedPanes(cx - (Object.keys(fac).length * (w + 3)) / 2, cy - w / 2 - 6, fac, ctx, take, w, "#3a3025", null, `si-f${i}`));
     }
     if (!cnt) f.appendChild(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, fill: "#9a8f78", text: "empty" }));
   });
@@ -120,7 +121,7 @@ export function render(el, ctx) {
   centre.appendChild(s("rect", { x: cx0, y: cy0, width: lay.cw, height: lay.ch, rx: 14, fill: "#ffffff14", stroke: "#ffffff55" }));
   centre.appendChild(s("text", { x: cx0 + 10, y: cy0 + 18, "font-size": 13, fill: "#e8e2d2", text: "centre" + (v.start_marker_in_centre ? " · start marker" : "") }));
   centre.appendChild(groupedPanes(cx0 + (narrow ? 10 : 12), cy0 + (narrow ? 26 : 30), v.centre, ctx, (c) => findLegal(ctx.legal, { type: "take_centre", colour: c })[0], 20, "#f4efe2",
-    narrow ? { cell: TAP, perRow: 5 } : null));
+    narrow ? { cell: TAP, perRow: 5 } : null, "si-c"));
   svg.appendChild(centre);
 
   // round track, bag and tower
@@ -136,6 +137,7 @@ export function render(el, ctx) {
   const towerTotal = Object.values(v.tower || {}).reduce((a, b) => a + b, 0);
   info.appendChild(s("text", { x: lay.bagX, y: lay.bagY, "font-size": 13, fill: "#e8e2d2", text: `bag ${bagTotal} · tower ${towerTotal} · palace side ${v.palace_side}` }));
   const ret = findLegal(ctx.legal, { type: "return_glazier" })[0];
+  const keeps = ctx.legal.filter((e) => e.type === "keep");
   if (ret) {
     const rx = lay.retX, ry = lay.retY, rw = lay.retW;
     const b = s("g", {}, [
@@ -153,7 +155,58 @@ export function render(el, ctx) {
     const y = top + Math.floor(p / cols) * (boardH + 12);
     svg.appendChild(palace(x, y, boardW, boardH, pl, p, v, ctx, narrow));
   });
+  if (keeps.length) {
+    // which pane goes to the window: a choice of colour, asked over the factories
+    svg.appendChild(boardDialog({
+      kind: "keep", cls: "si-dialog", area: { x: 4, y: 4, w: W - 8, h: top - 8 }, act: ctx.act, font: narrow ? 19 : 16,
+      cols: Math.min(keeps.length, narrow ? 2 : 4), optH: narrow ? 60 : 46, width: narrow ? 480 : 560,
+      title: "Which pane goes to the window?", note: "The strip is complete: keep one of its panes for the window below it.",
+      options: keeps.map((e) => ({ entry: e, draw: (g, bx, by, bw, bh) => {
+        const ps = Math.min(bh - 16, 28);
+        g.appendChild(pane(bx + 12, by + (bh - ps) / 2, ps, e.json.colour, ctx));
+        g.appendChild(s("text", { x: bx + 22 + ps, y: by + bh / 2 + 5, "font-size": narrow ? 17 : 14, "font-weight": 700, fill: "#222", text: e.json.colour }));
+      } })),
+    }));
+  }
   el.replaceChildren(svg);
+}
+
+// Motion (see ../motion.js): panes taken from a factory or the centre into the mover's
+// hand (the rest of a factory to the centre), from the hand onto the strips or to broken
+// glass, and from a complete strip to its window.
+export function motions(prev, next) {
+  const out = [];
+  if (!prev.players || !next.players || prev.players.length !== next.players.length) return out;
+  const mover = (prev.to_move || [])[0];
+  const took = next.pending && !prev.pending ? next.pending.colour : null;
+  const taker = (next.to_move || [])[0];
+  (prev.factories || []).forEach((fac, i) => {
+    const now = (next.factories || [])[i] || {};
+    for (const [c, n] of Object.entries(fac)) {
+      if (!n || (now[c] || 0) >= n) continue;
+      if (c === took && taker !== undefined) out.push({ from: `si-f${i}-${c}`, to: `si-p${taker}-hand` });
+      else out.push({ from: `si-f${i}-${c}`, to: `si-c-${c}` });
+    }
+  });
+  if (took && taker !== undefined && (next.centre || {})[took] < (prev.centre || {})[took]) out.push({ from: `si-c-${took}`, to: `si-p${taker}-hand` });
+  next.players.forEach((pl, p) => {
+    const was = prev.players[p];
+    (pl.strips || []).forEach((st, i) => {
+      const old = (was.strips || [])[i];
+      (st ? st.spaces : []).forEach((sp, k) => {
+        if (sp.pane && !(old && old.spaces[k] && old.spaces[k].pane)) out.push({ from: `si-p${p}-hand`, to: `si-p${p}-s${i}-${k}`, ghost: "to" });
+      });
+    });
+    (pl.windows || []).forEach((win, i) => {
+      const old = (was.windows || [])[i];
+      if (win && (win.upper || win.lower) && !(old && (old.upper === win.upper && old.lower === win.lower))) {
+        out.push({ from: [`si-p${p}-s${i}-4`, `si-p${p}-s${i}-0`, `si-p${p}-hand`], to: `si-p${p}-w${i}`, ghost: "to" });
+      }
+    });
+    const bg = (pl.broken_glass || {}).space || 0, wasBg = (was.broken_glass || {}).space || 0;
+    if (bg > wasBg && p === mover) out.push({ from: `si-p${p}-hand`, to: `si-p${p}-broken`, ghost: "from" });
+  });
+  return out;
 }
 
 // An empty strip space: a light tint of its colour with the colour's texture, and a
@@ -181,6 +234,15 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
   g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: String(pl.score) }));
   const colW = 56, x0 = 22, sy = 62, sp = 34;
   const pending = v.pending && moving ? v.pending : null;
+  if (pending && pending.count > 0) {
+    // the panes in hand, taken and not yet placed
+    const hand = s("g", { class: "si-hand", "data-motion-key": `si-p${p}-hand` });
+    const hx = w - 190;
+    hand.appendChild(s("text", { x: hx, y: 24, "text-anchor": "end", "font-size": 12, fill: "#5a4520", "data-motion-skip": "", text: "to place:" }));
+    for (let k = 0; k < pending.count; k++) hand.appendChild(pane(hx + 6 + k * 9, 10, 18, pending.colour, ctx));
+    hand.appendChild(s("title", { text: `${pending.count} ${pending.colour} pane${pending.count === 1 ? "" : "s"} to place` }));
+    g.appendChild(hand);
+  }
   pl.strips.forEach((strip, i) => {
     const cx = x0 + i * colW;
     const col = s("g", { "data-strip": i });
@@ -192,10 +254,10 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
     (strip ? strip.spaces : []).forEach((sp0, k) => {
       const yy = sy + k * sp;
       const c = colour(sp0.space);
-      col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: "#fff", stroke: c.stroke, "stroke-width": 1, "stroke-dasharray": "3 2" }));
+      col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: "#fff", stroke: c.stroke, "stroke-width": 1, "stroke-dasharray": "3 2", "data-motion-key": sp0.pane ? null : `si-p${p}-s${i}-${k}` }));
       if (!sp0.pane) col.appendChild(emptySpace(cx + 4, yy, sp0.space, ctx));
       if (sp0.pane) {
-        col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: fillOf(sp0.pane, ctx.patterns), stroke: "#2a2520", "stroke-width": 1.6 }));
+        col.appendChild(s("rect", { x: cx + 4, y: yy, width: 32, height: 28, rx: 3, fill: fillOf(sp0.pane, ctx.patterns), stroke: "#2a2520", "stroke-width": 1.6, "data-motion-key": `si-p${p}-s${i}-${k}` }));
         col.appendChild(s("path", { d: `M${cx + 9} ${yy + 20} L${cx + 19} ${yy + 5}`, stroke: sp0.pane === "white" ? "#9aa7b0" : "#ffffffaa", "stroke-width": 2.2, "stroke-linecap": "round" }));
       }
     });
@@ -211,7 +273,7 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
     const win = pl.windows[i];
     if (win) {
       const wy = sy + 5 * sp + 24;
-      g.appendChild(s("path", { d: `M${cx + 2} ${wy + 60} V${wy + 14} Q${cx + 20} ${wy - 6} ${cx + 38} ${wy + 14} V${wy + 60} Z`, fill: "#d8ccb4", stroke: "#8a7b5c", "stroke-width": 1.2 }));
+      g.appendChild(s("path", { d: `M${cx + 2} ${wy + 60} V${wy + 14} Q${cx + 20} ${wy - 6} ${cx + 38} ${wy + 14} V${wy + 60} Z`, fill: "#d8ccb4", stroke: "#8a7b5c", "stroke-width": 1.2, "data-motion-key": `si-p${p}-w${i}` }));
       if (win.upper) g.appendChild(s("path", { d: `M${cx + 6} ${wy + 34} V${wy + 16} Q${cx + 20} ${wy} ${cx + 34} ${wy + 16} V${wy + 34} Z`, fill: fillOf(win.upper, ctx.patterns), stroke: colour(win.upper).stroke }));
       if (win.lower) g.appendChild(s("rect", { x: cx + 6, y: wy + 36, width: 28, height: 20, fill: fillOf(win.lower, ctx.patterns), stroke: colour(win.lower).stroke }));
       g.appendChild(s("text", { x: cx + 20, y: wy + 76, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#5a4520", text: `${win.value}` }));
@@ -220,7 +282,7 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
   // broken glass
   const by = hgt - 34;
   const bg = pl.broken_glass || {};
-  g.appendChild(s("text", { x: 14, y: by + 4, "font-size": 12, fill: "#7a7268", text: `broken glass: space ${bg.space ?? 0} (${bg.value ?? 0} points) · panes on strips ${pl.panes_on_strips ?? 0}` }));
+  g.appendChild(s("text", { x: 14, y: by + 4, "font-size": 12, fill: "#7a7268", "data-motion-key": `si-p${p}-broken`, text: `broken glass: space ${bg.space ?? 0} (${bg.value ?? 0} points) · panes on strips ${pl.panes_on_strips ?? 0}` }));
   // keep a pane (choose the colour of the pane that goes to the window)
   const keeps = mine ? ctx.legal.filter((e) => e.type === "keep") : [];
   if (keeps.length) {

@@ -3,6 +3,7 @@
 // highlighted on the board (tokens, cards, decks, nobles) and clickable.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { boardDialog } from "../dialog.js";
 
 const COLS = ["white", "blue", "green", "red", "black"];
 const TOKENS = [...COLS, "gold"];
@@ -24,12 +25,13 @@ function gemFill(c, ctx) { return fillOf(c, ctx.patterns); }
 
 function token(x, y, r, c, count, ctx, opts = {}) {
   const col = colour(c);
-  const g = s("g", { class: `token token-${c}`, "data-colour": c });
+  const g = s("g", { class: `token token-${c}`, "data-colour": c, "data-motion-key": opts.key });
   g.appendChild(s("circle", { cx: x, cy: y, r: r, fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 2 }));
   g.appendChild(s("circle", { cx: x, cy: y, r: r * 0.72, fill: "none", stroke: col.ink === "#fff" ? "#ffffff66" : "#00000033", "stroke-width": 1.5 }));
   if (count !== null && count !== undefined) {
-    g.appendChild(s("circle", { cx: x, cy: y, r: r * 0.46, fill: "#fffdf8", stroke: col.stroke, "stroke-width": 1 }));
-    g.appendChild(s("text", { x, y: y + r * 0.17, "text-anchor": "middle", "font-size": r * 0.55, "font-weight": 700, fill: "#222", text: count }));
+    g.appendChild(s("g", { "data-motion-skip": "" }, [
+      s("circle", { cx: x, cy: y, r: r * 0.46, fill: "#fffdf8", stroke: col.stroke, "stroke-width": 1 }),
+      s("text", { x, y: y + r * 0.17, "text-anchor": "middle", "font-size": r * 0.55, "font-weight": 700, fill: "#222", text: count })]));
   }
   if (opts.selected) g.appendChild(s("circle", { cx: x, cy: y, r: r + 5, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }));
   if (opts.hl) g.appendChild(s("circle", { class: "hl", cx: x, cy: y, r: r + 3 }));
@@ -74,8 +76,8 @@ function costGrid(x, y, cost, ctx, r) {
   return g;
 }
 
-function cardFace(x, y, w, hgt, card, ctx, pipR = null) {
-  const g = s("g", { class: "card", "data-card": card.id, transform: `translate(${x} ${y})` });
+function cardFace(x, y, w, hgt, card, ctx, pipR = null, key = `sp-card-${card.id}`) {
+  const g = s("g", { class: "card", "data-card": card.id, transform: `translate(${x} ${y})`, "data-motion-key": key });
   const col = colour(card.bonus);
   g.appendChild(s("rect", { width: w, height: hgt, rx: 8, fill: "#fbf7ee", stroke: "#8b8172", "stroke-width": 1.5 }));
   g.appendChild(s("path", { d: `M0 8 Q0 0 8 0 H${w - 8} Q${w} 0 ${w} 8 V${hgt * 0.24} H0 Z`, fill: gemFill(card.bonus, ctx), stroke: col.stroke, "stroke-width": 1 }));
@@ -94,8 +96,8 @@ function cardLabel(card) {
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
-function cardBack(x, y, w, hgt, level, label) {
-  const g = s("g", { transform: `translate(${x} ${y})` });
+function cardBack(x, y, w, hgt, level, label, key = null) {
+  const g = s("g", { transform: `translate(${x} ${y})`, "data-motion-key": key });
   g.appendChild(s("rect", { width: w, height: hgt, rx: 8, fill: LEVEL_BACK[level] || "#777", stroke: "#00000088", "stroke-width": 1.5 }));
   g.appendChild(s("rect", { x: 6, y: 6, width: w - 12, height: hgt - 12, rx: 5, fill: "none", stroke: "#ffffff88", "stroke-width": 1.2 }));
   g.appendChild(s("text", { x: w / 2, y: hgt / 2 + 2, "text-anchor": "middle", "font-size": Math.min(26, w * 0.3), "font-weight": 700, fill: "#fff", text: ROMAN[level] || level }));
@@ -103,8 +105,8 @@ function cardBack(x, y, w, hgt, level, label) {
   return g;
 }
 
-function noble(x, y, size, nb, ctx) {
-  const g = s("g", { class: "noble", transform: `translate(${x} ${y})` });
+function noble(x, y, size, nb, ctx, key = `sp-noble-${nb.id}`) {
+  const g = s("g", { class: "noble", transform: `translate(${x} ${y})`, "data-motion-key": key });
   g.appendChild(s("rect", { width: size, height: size, rx: 6, fill: "#efe3c8", stroke: "#8a7448", "stroke-width": 1.5 }));
   g.appendChild(s("rect", { x: 4, y: 4, width: size - 8, height: size - 8, rx: 4, fill: "none", stroke: "#c9b488", "stroke-width": 1 }));
   g.appendChild(s("text", { x: 10, y: 26, "font-size": 22, "font-weight": 800, fill: "#5a4520", text: nb.points }));
@@ -220,7 +222,7 @@ export function render(el, ctx) {
   [3, 2, 1].forEach((level, r) => {
     const y = 112 + r * (ch + 14);
     const deck = v.decks[level - 1];
-    const back = deck > 0 ? cardBack(10, y, 86, ch, level, `${deck} left`) : s("rect", { x: 10, y, width: 86, height: ch, rx: 8, fill: "none", stroke: "#ffffff44", "stroke-dasharray": "6 4" });
+    const back = deck > 0 ? cardBack(10, y, 86, ch, level, `${deck} left`, `sp-deck-${level}`) : s("rect", { x: 10, y, width: 86, height: ch, rx: 8, fill: "none", stroke: "#ffffff44", "stroke-dasharray": "6 4" });
     rows.appendChild(back);
     const blind = findLegal(ctx.legal, { type: "reserve_blind", level })[0];
     if (blind) {
@@ -248,7 +250,7 @@ export function render(el, ctx) {
   TOKENS.forEach((c, i) => {
     const y = 150 + i * (narrow ? TAP : 62);
     const legalHere = c !== "gold" && ctx.legal.some((e) => (e.type === "take" && e.json.colours.includes(c)) || (e.type === "take_two" && e.json.colour === c));
-    const g = token(572, y, 25, c, v.bank[c], ctx, { selected: selection.includes(c), hl: legalHere });
+    const g = token(572, y, 25, c, v.bank[c], ctx, { selected: selection.includes(c), hl: legalHere, key: `sp-bank-${c}` });
     if (legalHere) {
       if (narrow) g.insertBefore(hitRect(572 - TAP / 2, y - TAP / 2, TAP, TAP), g.firstChild);
       g.classList.add("act");
@@ -296,7 +298,7 @@ export function render(el, ctx) {
     const boxH = narrow ? 60 + Math.max(140, pays.length * TAP) : 190;
     g.appendChild(s("rect", { x: 100, y: 250, width: 440, height: boxH, rx: 12, fill: "#102a1fee", stroke: "#ffd24a", "stroke-width": 2 }));
     g.appendChild(s("text", { x: 120, y: 278, "font-size": 15, fill: "#fff", text: "Pay for this card:" }));
-    g.appendChild(cardFace(120, 290, 90, 128, v.pending_card, ctx));
+    g.appendChild(cardFace(120, 290, 90, 128, v.pending_card, ctx, null, null));
     pays.forEach((e, i) => {
       const label = e.text.replace("pay with gold: ", "gold: ");
       const btn = narrow ? [hitRect(222, 290 + i * TAP, 306, TAP), pill(225, 290 + i * TAP + 16, 300, label, "#2f6f8b", 36)] : [pill(225, 290 + i * 24, 300, label, "#2f6f8b")];
@@ -304,8 +306,93 @@ export function render(el, ctx) {
     });
     svg.appendChild(g);
   }
+  const dlg = choiceDialog(v, ctx, narrow);
+  if (dlg) svg.appendChild(dlg);
 
   el.replaceChildren(svg);
+}
+
+// The choices that have no place of their own on the board, as a small dialog over the
+// card rows: the gems to give back over 10, the noble when several would visit, and the
+// pass when nothing else is possible.  (Paying with gold has its own dialog above.)
+function choiceDialog(v, ctx, narrow) {
+  const area = { x: 4, y: 104, w: 548, h: 476 };
+  const font = narrow ? 22 : 16;
+  const returns = ctx.legal.filter((e) => e.type === "return");
+  if (returns.length) {
+    const st = v.seats[ctx.seat] || { tokens: {} };
+    const held = TOKENS.reduce((a, c) => a + (st.tokens[c] || 0), 0);
+    const over = Math.max(1, held - 10);
+    return boardDialog({
+      kind: "return", cls: "sp-dialog", area, font, act: ctx.act, cols: narrow ? 3 : 3, optH: narrow ? 96 : 78, width: narrow ? 540 : 440,
+      title: `Give back ${over} gem${over === 1 ? "" : "s"} to the bank`,
+      note: `You hold ${held}; at most 10 at the end of a turn. Tap a colour to give one back.`,
+      options: returns.map((e) => ({ entry: e, draw: (g, x, y, w, h) => {
+        const c = e.json.token, r = Math.min(h * 0.3, 24);
+        g.appendChild(token(x + r + 12, y + h / 2, r, c, st.tokens[c], ctx));
+        g.appendChild(s("text", { x: x + 2 * r + 22, y: y + h / 2 + font * 0.3, "font-size": font * 0.82, "font-weight": 700, fill: "#222", text: c }));
+      } })),
+    });
+  }
+  const nobles = ctx.legal.filter((e) => e.type === "noble");
+  if (nobles.length) {
+    return boardDialog({
+      kind: "noble", cls: "sp-dialog", area, font, act: ctx.act, cols: Math.min(3, nobles.length), optH: 112, width: narrow ? 540 : 420,
+      title: "Which noble visits you?", note: "You qualify for more than one; one visits per turn.",
+      options: nobles.map((e) => ({ entry: e, draw: (g, x, y, w, h) => {
+        const nb = v.nobles.find((n) => n.id === e.json.noble) || (e.json.noble_tile || null);
+        if (nb) g.appendChild(noble(x + (w - 96) / 2, y + (h - 96) / 2, 96, nb, ctx, null));
+        else g.appendChild(s("text", { x: x + w / 2, y: y + h / 2, "text-anchor": "middle", "font-size": font * 0.8, text: e.text }));
+      } })),
+    });
+  }
+  const pass = findLegal(ctx.legal, { type: "pass" })[0];
+  if (pass) {
+    return boardDialog({
+      kind: "pass", cls: "sp-dialog", area, font, act: ctx.act, cols: 1, optH: narrow ? 68 : 44, width: narrow ? 500 : 360,
+      title: "No move is possible", note: "No gems to take, no card to buy or reserve.",
+      options: [{ entry: pass, label: "pass this turn" }],
+    });
+  }
+  return null;
+}
+
+// Motion (see ../motion.js): what moved between two views, as moves between the
+// data-motion-key places of the two drawings.
+export function motions(prev, next) {
+  const out = [];
+  if (!prev.seats || !next.seats || prev.seats.length !== next.seats.length) return out;
+  const onBoard = (v) => new Map((v.board || []).flatMap((row, l) => (row || []).filter(Boolean).map((c) => [c.id, l + 1])));
+  const before = onBoard(prev), now = onBoard(next);
+  next.seats.forEach((st, p) => {
+    const was = prev.seats[p];
+    for (const c of TOKENS) {
+      const d = (st.tokens[c] || 0) - (was.tokens[c] || 0);
+      if (d > 0) out.push({ from: `sp-bank-${c}`, to: `sp-s${p}-tok-${c}` });
+      else if (d < 0) out.push({ from: `sp-s${p}-tok-${c}`, to: `sp-bank-${c}` });
+    }
+    // bought: from the board or from the reserve to the bonus of its colour
+    const bought = new Set((was.purchased || []).map((c) => c.id));
+    for (const card of st.purchased || []) {
+      if (!bought.has(card.id)) out.push({ from: `sp-card-${card.id}`, to: `sp-s${p}-bonus-${card.bonus}` });
+    }
+    // reserved: a face-up card from the board, else (from the deck) the card itself
+    const kept = new Set((was.reserved || []).map((c) => (c.hidden ? null : c.id)));
+    (st.reserved || []).forEach((card, i) => {
+      if (i < (was.reserved || []).length && (card.hidden || kept.has(card.id))) return;
+      if (!card.hidden && before.has(card.id)) out.push({ from: `sp-card-${card.id}`, to: `sp-card-${card.id}` });
+      else out.push({ from: `sp-deck-${card.level}`, to: card.hidden ? `sp-s${p}-res-${i}` : `sp-card-${card.id}`, ghost: "to" });
+    });
+    // a noble's visit
+    if ((st.nobles || []).length > (was.nobles || []).length) {
+      const here = new Set((next.nobles || []).map((n) => n.id));
+      const gone = (prev.nobles || []).find((n) => !here.has(n.id));
+      if (gone) out.push({ from: `sp-noble-${gone.id}`, to: `sp-s${p}-noble-${st.nobles.length - 1}` });
+    }
+  });
+  // the gaps on the board filled from the decks
+  for (const [id, level] of now) if (!before.has(id)) out.push({ from: `sp-deck-${level}`, to: `sp-card-${id}`, ghost: "to" });
+  return out;
 }
 
 function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
@@ -323,7 +410,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
     // phone: the tokens TAP apart, each a TAP-square target when it can be returned
     const cx = narrow ? 10 + TAP / 2 + i * TAP : 24 + i * 40;
     const ret = mine ? findLegal(ctx.legal, { type: "return", token: c })[0] : null;
-    const t = token(cx, 56, 16, c, st.tokens[c], ctx, { hl: !!ret });
+    const t = token(cx, 56, 16, c, st.tokens[c], ctx, { hl: !!ret, key: `sp-s${p}-tok-${c}` });
     if (ret && narrow) t.insertBefore(hitRect(cx - TAP / 2, 56 - TAP / 2, TAP, TAP), t.firstChild);
     if (!st.tokens[c]) t.setAttribute("opacity", "0.35");
     g.appendChild(ret ? clickable(t, ret, ctx.act) : t);
@@ -333,7 +420,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   COLS.forEach((c, i) => {
     const bx = 10 + i * 40;
     const n = st.bonuses[c];
-    g.appendChild(s("rect", { x: bx, y: 102, width: 28, height: 36, rx: 4, fill: gemFill(c, ctx), stroke: colour(c).stroke, opacity: n ? 1 : 0.3 }));
+    g.appendChild(s("rect", { x: bx, y: 102, width: 28, height: 36, rx: 4, fill: gemFill(c, ctx), stroke: colour(c).stroke, opacity: n ? 1 : 0.3, "data-motion-key": `sp-s${p}-bonus-${c}` }));
     if (ctx.patterns) g.appendChild(s("rect", { x: bx + 5, y: 110, width: 18, height: 20, rx: 3, fill: "#fffdf8", opacity: n ? 1 : 0.4 }));
     g.appendChild(s("text", { x: bx + 14, y: 126, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ctx.patterns ? "#111" : colour(c).ink, stroke: colour(c).ink === "#fff" ? "#0007" : "none", "stroke-width": 0.5, text: n }));
   });
@@ -341,7 +428,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   if (st.nobles.length) g.appendChild(s("text", { x: 12, y: 160, "font-size": 10.5, fill: "#7a7268", text: "nobles" }));
   st.nobles.forEach((nb, i) => {
     const nx = 10 + (i % 4) * 32, ny = 166 + Math.floor(i / 4) * 32;
-    g.appendChild(s("rect", { x: nx, y: ny, width: 28, height: 28, rx: 3, fill: "#efe3c8", stroke: "#8a7448" }));
+    g.appendChild(s("rect", { x: nx, y: ny, width: 28, height: 28, rx: 3, fill: "#efe3c8", stroke: "#8a7448", "data-motion-key": `sp-s${p}-noble-${i}` }));
     g.appendChild(s("text", { x: nx + 14, y: ny + 19, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#5a4520", text: nb.points }));
   });
   // reserved cards, large enough to read their costs
@@ -350,7 +437,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   if (st.reserved.length) g.appendChild(s("text", { x: big ? 262 : 150, y: big ? (narrow ? 96 : 40) : 160, "font-size": 10.5, fill: "#7a7268", text: `reserved ${st.reserved.length}/3` }));
   st.reserved.forEach((card, i) => {
     const rx = big ? 260 + i * 108 : 148 + i * 72, ry = big ? (narrow ? 100 : 46) : 166, rw = big ? 100 : 66, rh = big ? 142 : 80;
-    if (card.hidden) { g.appendChild(cardBack(rx, ry, rw, rh, card.level)); return; }
+    if (card.hidden) { g.appendChild(cardBack(rx, ry, rw, rh, card.level, undefined, `sp-s${p}-res-${i}`)); return; }
     const cg = s("g", { class: "sp-reserved" });
     cg.appendChild(cardFace(rx, ry, rw, rh, card, ctx, big ? null : 8));
     const buy = mine ? findLegal(ctx.legal, { type: "buy", card: card.id })[0] : null;
