@@ -59,6 +59,19 @@ _N, _W, _A = 0, 1, 2
 DEFAULT_ROLLOUT = 4  # playout cut-off (decisions) unless the game or the spec sets one
 
 
+def playout(state: State, limit: int, policy: Any, rng: Any) -> None:
+    """Play ``state`` forward at most ``limit`` decisions: the game's playout policy, else random."""
+    steps = 0
+    while not state.is_over() and steps < limit:
+        p = state.to_move()[0]
+        if policy is not None:
+            state.step(p, policy(state, p, rng))
+        else:
+            acts = state.legal_actions(p)
+            state.step(p, acts[rng.below(len(acts))])
+        steps += 1
+
+
 class _Node:
     __slots__ = ("children", "seeded", "stats")
 
@@ -218,7 +231,6 @@ class MctsBot(Bot):
     # -- rollout and evaluation -----------------------------------------------
     def _rollout(self, state: State) -> list[float]:
         rng = self.rng
-        steps = 0
         game = state.game
         policy = game.rollout_policy if self.policy else None
         limit = self.rollout
@@ -226,14 +238,7 @@ class MctsBot(Bot):
             limit = int(game.extra.get("rollout_length", DEFAULT_ROLLOUT)) if policy is not None else DEFAULT_ROLLOUT
         if limit < 0:
             limit = int(game.extra.get("max_steps", 20_000))
-        while not state.is_over() and steps < limit:
-            p = state.to_move()[0]
-            if policy is not None:
-                state.step(p, policy(state, p, rng))
-            else:
-                acts = state.legal_actions(p)
-                state.step(p, acts[rng.below(len(acts))])
-            steps += 1
+        playout(state, limit, policy, rng)
         return self._evaluate(state)
 
     def _evaluate(self, state: State) -> list[float]:

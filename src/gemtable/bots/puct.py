@@ -41,7 +41,7 @@ from gemtable.core import Action, State
 
 from . import learned
 from .base import check_params, register_bot
-from .mcts import _A, _N, _W, MctsBot, _Node
+from .mcts import _A, _N, _W, MctsBot, _Node, playout
 
 PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all",
           "policy", "mix", "temperature", "weights", "prior_model", "ucb")
@@ -178,17 +178,7 @@ class PuctBot(MctsBot):
             return super()._rollout(state)
         limit = self.rollout if self._user_rollout else 0
         if limit:
-            rng = self.rng
-            policy = state.game.rollout_policy if self.policy else None
-            steps = 0
-            while not state.is_over() and steps < limit:
-                p = state.to_move()[0]
-                if policy is not None:
-                    state.step(p, policy(state, p, rng))
-                else:
-                    acts = state.legal_actions(p)
-                    state.step(p, acts[rng.below(len(acts))])
-                steps += 1
+            playout(state, limit, state.game.rollout_policy if self.policy else None, self.rng)
         return self._evaluate(state)
 
     def _evaluate(self, state: State) -> list[float]:
