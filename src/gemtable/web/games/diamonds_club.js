@@ -8,7 +8,10 @@
 // uses them; the choices the board cannot show by place (the ? track step,
 // trading and keeping equipment, which gems to pay) open a small dialog over
 // the market.  Under 640 px the board is drawn narrower: two price boards a
-// row, one player panel a row, shorter market labels.
+// row, one player panel a row, shorter market labels; and your own panel comes
+// next to what the prompt asks about, on the first screen: right after the market
+// (buy and gem phases), or after the price boards, which then come first (build
+// phase); the market and the other players' panels follow.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
 
@@ -107,18 +110,46 @@ export function render(el, ctx) {
   const blockH = 26 + v.market.length * (sh + 6);
   const marketH = 24 + blocks * blockH;
   const mx = 12 + rowLab + Math.max(0, (W - 24 - rowLab - blockCols * (sw + 6)) / 2);
-  const spaceAt = (c, r) => ({ x: mx + (c % blockCols) * (sw + 6), y: 24 + Math.floor(c / blockCols) * blockH + 26 + r * (sh + 6) });
   const bRows = Math.ceil((v.boards.length + 1) / perRow); // + the building piles
   const top = marketH + 30 + bRows * 52 + 10;
   const pcols = narrow ? 1 : 2;
-  const height = top + Math.ceil(n / pcols) * (ph + 10) + 10;
+  // where the market (my) and the price boards (by) start, and each player panel
+  let my = 0, by = marketH, height = top + Math.ceil(n / pcols) * (ph + 10) + 10;
+  const seatY = players.map((_, p) => top + Math.floor(p / pcols) * (ph + 10));
+  if (narrow) {
+    // one column: the section the prompt is about, your own panel, the rest
+    const me = Number.isInteger(ctx.seat) && ctx.seat >= 0 && ctx.seat < n ? ctx.seat : -1;
+    let y = 0;
+    const parts = v.phase === "build" ? ["boards", "own", "market", "others"] : ["market", "own", "boards", "others"];
+    for (const part of parts) {
+      if (part === "market") { my = y; y += marketH + 10; }
+      else if (part === "boards") { by = Math.max(y, 24); y = by + 30 + bRows * 52 + 10; } // under the round line
+      else if (part === "own") { if (me >= 0) { seatY[me] = y; y += ph + 10; } }
+      else players.forEach((_, p) => { if (p !== me) { seatY[p] = y; y += ph + 10; } });
+    }
+    height = y + 10;
+  }
+  const spaceAt = (c, r) => ({ x: mx + (c % blockCols) * (sw + 6), y: my + 24 + Math.floor(c / blockCols) * blockH + 26 + r * (sh + 6) });
   const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "diamonds-board", role: "img", "aria-label": "Diamonds Club table" });
   svg.appendChild(patternDefs("cb"));
 
   // market
   const when = v.phase === "over" ? "" : v.ending ? " · last round" : v.end_near ? " · the end is near" : "";
   const phase = v.phase === "over" ? "game over" : `${v.phase} phase`;
-  svg.appendChild(s("text", { x: 12, y: 20, "font-size": 14, "font-weight": 700, fill: "#e8e2d2", text: `market · round ${v.round} · ${phase}${when}` }));
+  svg.appendChild(s("text", { x: 12, y: 20, "font-size": 14, "font-weight": 700, fill: "#e8e2d2", text: `${narrow ? "" : "market · "}round ${v.round} · ${phase}${when}` }));
+  if (my) svg.appendChild(s("text", { x: 12, y: my + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "market" }));
+  // passing (no more buying or building this round) is a button at the top right
+  const pass = findLegal(ctx.legal, { type: "pass" })[0];
+  if (pass && !ctx.legal.some((e) => DIALOG_TYPES.includes(e.type))) {
+    const label = narrow ? "pass" : v.phase === "build" ? "pass: build nothing more" : "pass: buy nothing more";
+    const pw = narrow ? 110 : 210, px = W - 12 - pw;
+    svg.appendChild(clickable(s("g", { class: "dc-pass" }, [
+      s("rect", { x: px - 4, y: 0, width: pw + 8, height: 49, fill: "#000", "fill-opacity": 0 }),
+      s("rect", { x: px, y: 4, width: pw, height: 24, rx: 12, fill: "#6a625a", stroke: "#0006" }),
+      s("rect", { class: "hl", x: px - 2, y: 2, width: pw + 4, height: 28, rx: 14 }),
+      s("text", { x: px + pw / 2, y: 21, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: "#fff", text: label }),
+    ]), pass, ctx.act, pass.text));
+  }
   const strips = v.market_strips || [];
   for (let c = 0; c < ncols; c++) {
     const { x, y } = spaceAt(c, 0);
@@ -136,7 +167,7 @@ export function render(el, ctx) {
       const items = sp.items || String(sp.goods).split("+");
       const kinds = items.map((t) => String(t).split(":")[0]);
       const where = `strip ${i + 1}, row ${r + 1}`;
-      const g = s("g", { class: "market-space", "data-space": sp.space, "data-where": where });
+      const g = s("g", { class: "market-space", "data-space": sp.space, "data-where": where, "data-motion-key": `dc-m${sp.space}` });
       g.appendChild(s("rect", { x, y, width: sw, height: sh, rx: 8, fill: sp.coins ? "#d9d0bd" : "#f4ecdb", stroke: "#8a7b5c", "stroke-width": 1.2 }));
       kinds.forEach((kind, k) => g.appendChild(s("rect", { x, y: y + (k * sh) / kinds.length, width: 8, height: sh / kinds.length, rx: 3, fill: GOOD_COLOURS[kind] || "#888" })));
       const pit = items.find((t) => String(t).startsWith("pit:"));
@@ -165,11 +196,11 @@ export function render(el, ctx) {
   });
 
   // price boards (buildings and forests)
-  svg.appendChild(s("text", { x: 12, y: marketH + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "price boards" }));
+  svg.appendChild(s("text", { x: 12, y: by + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "price boards" }));
   v.boards.forEach((b, i) => {
     const bx = 12 + (i % perRow) * (bw + 8);
-    const y = marketH + 28 + Math.floor(i / perRow) * 52;
-    const g = s("g", { class: "price-board", "data-board": b.name });
+    const y = by + 28 + Math.floor(i / perRow) * 52;
+    const g = s("g", { class: "price-board", "data-board": b.name, "data-motion-key": `dc-b-${b.name}` });
     g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: "#e6eef0", stroke: "#5a7a86", "stroke-width": 1.2 }));
     const head = `${pretty(b.name)} — ${b.cost}`;
     g.appendChild(s("text", { x: bx + 10, y: y + 19, "font-size": fit(head, bw - 20 - 14 * (b.pieces || []).length, 12.5), "font-weight": 700, fill: "#1d3440", text: head }));
@@ -193,11 +224,11 @@ export function render(el, ctx) {
     });
     svg.appendChild(g);
   });
-  svg.appendChild(piles(v, ctx, v.boards.length, bw, marketH, perRow));
+  svg.appendChild(piles(v, ctx, v.boards.length, bw, by, perRow));
 
   players.forEach((pl, p) => {
     const x = 6 + (p % pcols) * (pw + 7);
-    const y = top + Math.floor(p / pcols) * (ph + 10);
+    const y = seatY[p];
     svg.appendChild(panel(x, y, pw, ph, pl, p, ctx, v, narrow));
   });
   const dlg = dialog(ctx, W, marketH);
@@ -207,11 +238,11 @@ export function render(el, ctx) {
 
 // The building piles (tiles left).  A forest is a tile of the fullest pile turned
 // over; when several piles tie, the player picks one here.
-function piles(v, ctx, i, bw, marketH, perRow) {
+function piles(v, ctx, i, bw, by, perRow) {
   const bx = 12 + (i % perRow) * (bw + 8);
-  const y = marketH + 28 + Math.floor(i / perRow) * 52;
+  const y = by + 28 + Math.floor(i / perRow) * 52;
   const choosing = ctx.legal.some((e) => e.type === "forest_pile");
-  const g = s("g", { class: "tile-piles" });
+  const g = s("g", { class: "tile-piles", "data-motion-key": "dc-piles" });
   g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
   g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? "turn a pile over for your forest" : "building piles (tiles left)" }));
   const names = Object.keys(v.tile_piles || {});
@@ -301,11 +332,15 @@ function panel(x, y, w, hgt, pl, p, ctx, v, narrow) {
   const detail = pl.not_scored ? `not scored (had ${sc.total}): ${parts}` : `points: ${parts}`;
   g.appendChild(s("text", { class: "dc-points-detail", x: 14, y: 45, "font-size": fit(detail, w - 28, 11), fill: pl.not_scored ? "#b0281c" : "#6a6258", text: detail }));
   // coins and gems
-  g.appendChild(coin(24, 66, 10));
+  const purse = coin(24, 66, 10);
+  purse.setAttribute("data-motion-key", `dc-p${p}-coins`);
+  g.appendChild(purse);
   g.appendChild(s("text", { x: 40, y: 71, "font-size": 14, "font-weight": 700, fill: "#222", text: `${pl.coins}  (next round ${pl.coins_next_round})` }));
   GEMS.forEach((c, i) => {
     const gx = w - (narrow ? 206 : 236) + i * (narrow ? 41 : 46);
-    g.appendChild(gem(gx, 66, 11, c, ctx));
+    const icon = gem(gx, 66, 11, c, ctx);
+    icon.setAttribute("data-motion-key", `dc-p${p}-gem-${c}`);
+    g.appendChild(icon);
     g.appendChild(s("text", { x: gx + 14, y: 71, "font-size": 14, "font-weight": 700, fill: "#222", text: String(pl.gems[c] ?? 0) }));
   });
   // tracks
@@ -350,7 +385,7 @@ function park(x, y, w, pl, p, narrow) {
   mand.forEach((b, i) => {
     const mx = 10 + i * (mw + 6), my = 24;
     const done = covered[i];
-    const sg = s("g", { class: `dc-mandatory ${done ? "covered" : "uncovered"}`, "data-building": b });
+    const sg = s("g", { class: `dc-mandatory ${done ? "covered" : "uncovered"}`, "data-building": b, "data-motion-key": `dc-p${p}-mand-${i}` });
     sg.appendChild(s("rect", { x: mx, y: my, width: mw, height: 36, rx: 6, fill: done ? (TILE[b] || {}).fill || "#888" : "#fdecea", stroke: done ? "#00000066" : "#c0392b", "stroke-width": done ? 1 : 2, "stroke-dasharray": done ? null : "5 3" }));
     sg.appendChild(s("text", { x: mx + mw / 2, y: my + 15, "text-anchor": "middle", "font-size": fit(pretty(b), mw - 6, 11.5), "font-weight": 800, fill: done ? "#fff" : "#a02a1c", text: pretty(b) }));
     sg.appendChild(s("text", { x: mx + mw / 2, y: my + 29, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: done ? "#ffffffcc" : "#c0392b", text: done ? "built ✓" : "still empty" }));
@@ -362,7 +397,7 @@ function park(x, y, w, pl, p, narrow) {
   for (let k = 0; k < dark; k++) {
     const sx = dx0 + k * (dw + 2), sy = 26;
     const what = ord.dark[k];
-    const sg = s("g", { class: "dc-space dark", "data-filled": what ? "1" : "0" });
+    const sg = s("g", { class: "dc-space dark", "data-filled": what ? "1" : "0", "data-motion-key": `dc-p${p}-dark-${k}` });
     sg.appendChild(s("rect", { x: sx, y: sy, width: dw, height: 32, rx: 4, fill: "#5f7f45", stroke: "#3a5228" }));
     if (what) sg.appendChild(tile(sx, sy + 1, dw, 30, what));
     else sg.appendChild(s("title", { text: "dark-green space (opens once every light-green space is covered)" }));
@@ -374,7 +409,7 @@ function park(x, y, w, pl, p, narrow) {
   for (let k = 0; k < nl; k++) {
     const sx = 10 + k * lw, sy = 66;
     const what = ord.light[k];
-    const sg = s("g", { class: "dc-space light", "data-filled": what ? "1" : "0" });
+    const sg = s("g", { class: "dc-space light", "data-filled": what ? "1" : "0", "data-motion-key": `dc-p${p}-light-${k}` });
     sg.appendChild(s("rect", { x: sx, y: sy, width: lw - 2, height: 32, rx: 4, fill: "#c6e0a8", stroke: "#7a9a5a" }));
     if (what) sg.appendChild(tile(sx, sy + 1, lw - 2, 30, what));
     else sg.appendChild(s("title", { text: "light-green space" }));
@@ -395,4 +430,45 @@ function warning(x, y, w, pl, name) {
   const g = s("g", { class: "dc-warning" }, [s("rect", { x, y, width: w, height: 8 + lines.length * 15, rx: 6, fill: "#b0281c" })]);
   lines.slice(0, 3).forEach((t, i) => g.appendChild(s("text", { x: x + w / 2, y: y + 16 + i * 15, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: "#fff", text: t })));
   return g;
+}
+
+// Motion (see ../motion.js): coins from a player to the market space they bought, and a
+// building or forest from its price board (or the piles) to the park space it covers.
+export function motions(prev, next) {
+  const out = [];
+  if (!prev.players || !next.players || prev.players.length !== next.players.length || !prev.market || !next.market) return out;
+  const spaces = (v) => Object.fromEntries(v.market.flat().map((sp) => [sp.space, sp]));
+  const was = spaces(prev);
+  const payers = next.players.map((pl, p) => (pl.coins < prev.players[p].coins ? p : -1)).filter((p) => p >= 0);
+  for (const sp of next.market.flat()) {
+    const old = was[sp.space];
+    if (old && (sp.coins || 0) > (old.coins || 0) && payers.length === 1) out.push({ from: `dc-p${payers[0]}-coins`, to: `dc-m${sp.space}` });
+  }
+  // the board a building came from: the one that gained the builder's piece
+  const boardOf = (p) => {
+    for (const b of next.boards || []) {
+      const before = ((prev.boards || []).find((x) => x.name === b.name) || {}).pieces || [];
+      const mine = (b.pieces || []).filter((q) => q === p).length;
+      if (mine > before.filter((q) => q === p).length) return `dc-b-${b.name}`;
+    }
+    return "dc-piles";
+  };
+  next.players.forEach((pl, p) => {
+    const pk = pl.park || {}, old = prev.players[p].park || {};
+    const from = boardOf(p);
+    // gems paid for a building go to the price board it came from
+    if (from !== "dc-piles") {
+      for (const c of GEMS) if ((pl.gems[c] ?? 0) < (prev.players[p].gems[c] ?? 0)) out.push({ from: `dc-p${p}-gem-${c}`, to: from });
+    }
+    (pk.mandatory_covered || []).forEach((done, i) => {
+      if (done && !(old.mandatory_covered || [])[i]) out.push({ from, to: `dc-p${p}-mand-${i}`, ghost: "to" });
+    });
+    for (const kind of ["light", "dark"]) {
+      const a = ((old.ordinary_spaces || {})[kind]) || [], b = ((pk.ordinary_spaces || {})[kind]) || [];
+      if (b.filter(Boolean).length > a.filter(Boolean).length) {
+        b.forEach((what, k) => { if (what && a[k] !== what) out.push({ from, to: `dc-p${p}-${kind}-${k}`, ghost: "to" }); });
+      }
+    }
+  });
+  return out;
 }
