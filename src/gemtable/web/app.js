@@ -302,7 +302,7 @@ async function lobbyPage() {
     }
     if (t.status === "finished") links.push(h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" }));
     const status = t.status === "finished" ? "finished" : t.status === "waiting" ? (openSeats ? `${openSeats} open seat${openSeats > 1 ? "s" : ""}` : "waiting to start") : (t.open ? "waiting for players" : "running");
-    const seatsText = (t.seats || []).map((s) => s.open ? "(open)" : (s.player || s.name) + (s.kind === "bot" && !/\bbot\b/i.test(s.name) ? " (bot)" : "")).join(", ");
+    const seatsText = (t.seats || []).map((s) => s.open ? "open seat" : (s.player || s.name) + (s.kind === "bot" && !/\bbot\b/i.test(s.name) ? " (bot)" : "")).join(", ");
     return h("tr", { "data-table": t.id }, [
       h("td", { class: "t-game", text: t.title }),
       h("td", { class: "t-seats", text: seatsText }),
