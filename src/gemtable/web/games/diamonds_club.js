@@ -244,7 +244,7 @@ function piles(v, ctx, i, bw, by, perRow) {
   const choosing = ctx.legal.some((e) => e.type === "forest_pile");
   const g = s("g", { class: "tile-piles", "data-motion-key": "dc-piles" });
   g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
-  g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? "turn a pile over for your forest" : "building piles (tiles left)" }));
+  g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? (bw < 220 ? "pick a pile for your forest" : "turn a pile over for your forest") : "building piles (tiles left)" }));
   const names = Object.keys(v.tile_piles || {});
   const pw = (bw - 16) / Math.max(1, names.length) - 4;
   names.forEach((name, k) => {
