@@ -64,7 +64,6 @@ def chat(port: int, table_id: str, token: str, text: str) -> dict:
     raise AssertionError("the chat line was not acknowledged")
 
 
-@pytest.mark.skipif(not GEMTABLE.exists(), reason="the gemtable command is not installed")
 def test_sigkill_loses_no_acknowledged_action_chat_line_or_clock_time(tmp_path):
     db_url = f"sqlite:///{tmp_path / 'kill.sqlite3'}"
     log = tmp_path / "server.log"

@@ -124,7 +124,6 @@ def test_play_a_full_game_by_clicking(page, live_server, artifacts, game_id):
     assert page.evaluate("document.body.dataset.renderError || ''") == ""
 
 
-@pytest.mark.skipif("glassworks" not in GAMES, reason="River Valley Glassworks is not registered")
 def test_glassworks_boards_show_the_rarity_chart_and_the_row_track(page, live_server, artifacts):
     rnd = random.Random(13)
     create_table(page, live_server, "glassworks")
@@ -284,7 +283,6 @@ def test_colour_blind_patterns_and_hotseat(page, live_server, artifacts):
     page.uncheck("#patterns-toggle")
 
 
-@pytest.mark.skipif("splendor" not in GAMES, reason="Splendor is not installed")
 def test_splendor_take_gems_by_clicking_the_bank(page, live_server):
     create_table(page, live_server, "splendor")
     page.wait_for_url(re.compile(r"/table/\w+#token="))
@@ -319,7 +317,6 @@ def test_tokens_stay_out_of_urls_and_a_fixed_deal_is_shown(page, live_server):
     assert page.js_errors == []
 
 
-@pytest.mark.skipif("diamonds_club" not in GAMES, reason="Diamonds Club is not registered")
 def test_diamonds_club_park_strips_and_choice_dialogs(browser, live_server, artifacts):
     """The park is drawn (mandatory spaces marked while empty), the market's strips and rows
     are numbered as the move list and the log name them, and choices with no place on the
@@ -399,7 +396,6 @@ def _listed(page):
         "els => els.map((e) => e.dataset.action)")]
 
 
-@pytest.mark.skipif("glassworks" not in GAMES, reason="River Valley Glassworks is not registered")
 def test_glassworks_pairs_are_placed_by_clicking_the_board(page, live_server, artifacts):
     """Two satchel pieces of one shape are chosen on the board, then a lit river tile takes the pair."""
     import json as _json
@@ -453,7 +449,6 @@ def test_glassworks_pairs_are_placed_by_clicking_the_board(page, live_server, ar
     assert page.evaluate("document.body.dataset.renderError || ''") == ""
 
 
-@pytest.mark.skipif("sintra" not in GAMES, reason="Sintra is not registered")
 def test_sintra_strips_have_one_name_on_the_board_and_in_the_choices(page, live_server):
     rnd = random.Random(4)
     create_table(page, live_server, "sintra")
@@ -477,7 +472,6 @@ def test_sintra_strips_have_one_name_on_the_board_and_in_the_choices(page, live_
     assert spaces.first.locator("rect").count() == 2
 
 
-@pytest.mark.skipif("splendor" not in GAMES, reason="Splendor is not installed")
 def test_splendor_buttons_clear_the_costs_and_seat_counts_read_well(page, live_server, artifacts):
     rnd = random.Random(7)
     create_table(page, live_server, "splendor")
@@ -518,7 +512,6 @@ def test_splendor_buttons_clear_the_costs_and_seat_counts_read_well(page, live_s
     assert counts and all(re.fullmatch(r"\d+ cards? · \d+ nobles?", t) for t in counts), counts
 
 
-@pytest.mark.skipif("mille_fiori" not in GAMES, reason="Mille Fiori is not registered")
 @pytest.mark.parametrize("players", [3, 4])
 def test_mille_fiori_seat_panels_show_their_whole_text(page, live_server, artifacts, players):
     rnd = random.Random(players)

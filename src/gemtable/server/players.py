@@ -291,6 +291,15 @@ def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
     identity = Identity(manager, limits)
     app.state.identity = identity
 
+    async def store(request: Request, response: Response, player: Any, name: str, key: str,
+                    hashed: str | None) -> Any:
+        """A new player (and this browser's cookie), or the current one renamed (and given ``hashed``)."""
+        if player is None:
+            player = await identity.db(identity._create, name, key, hashed)
+            await identity.set_cookie(request, response, player.id)
+            return player
+        return await identity.db(identity._rename, player.id, name, key, hashed)
+
     @app.get("/api/me", tags=["players"], summary="The player of this browser (cookie), or null")
     async def me(request: Request) -> dict[str, Any]:
         return {"player": public(await identity.current(request))}
@@ -305,11 +314,7 @@ def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
             where = address(request)
             if not identity.new_players.bucket(where).take():
                 raise identity.limited(identity.new_players, where, "new players from your address")
-            player = await identity.db(identity._create, name, key, None)
-            await identity.set_cookie(request, response, player.id)
-        else:
-            player = await identity.db(identity._rename, player.id, name, key)
-        return {"player": public(player)}
+        return {"player": public(await store(request, response, player, name, key, None))}
 
     @app.post("/api/account/register", tags=["players"],
               summary="Give this browser's player (or a new one) a password, making it an account",
@@ -330,12 +335,7 @@ def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
         if not identity.login_address.bucket(where).take():
             raise identity.limited(identity.login_address, where, "login attempts from your address")
         hashed = await identity.hash(password)
-        if player is None:
-            player = await identity.db(identity._create, name, key, hashed)
-            await identity.set_cookie(request, response, player.id)
-        else:
-            player = await identity.db(identity._rename, player.id, name, key, hashed)
-        return {"player": public(player)}
+        return {"player": public(await store(request, response, player, name, key, hashed))}
 
     @app.post("/api/account/login", tags=["players"],
               summary="Log in: this browser becomes the account's player",
