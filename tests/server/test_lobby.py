@@ -366,7 +366,7 @@ def test_creating_lobby_tables_never_500_and_a_refusal_stores_nothing(client, bo
     assert r.status_code in (201, 422), r.text
     assert _table_count(client) == before + (r.status_code == 201)
     if r.status_code == 201:
-        kinds = [s.get("kind") if isinstance(s, dict) else None for s in body.get("seats") or []]
+        kinds = [s.get("kind", "human") if isinstance(s, dict) else None for s in body.get("seats") or []]
         table = r.json()["table"]
         assert table["status"] == ("waiting" if "open" in kinds else "running")
         assert table["private"] is (body.get("private") is True)

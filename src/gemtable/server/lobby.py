@@ -191,19 +191,12 @@ def _must_wait(table: LiveTable) -> None:
 
 def _after(manager: TableManager, table: LiveTable, started: bool, event: str | None = None,
            name: str | None = None) -> None:
-    """Tell the table's subscribers; let in-table play (SERVER-B's inplay.py) add system lines
-    (``lobby_event``) and start the clocks (``table_started``) when it provides those hooks."""
-    inplay = getattr(manager, "inplay", None)
-    hooks = []
-    if event is not None and hasattr(inplay, "lobby_event"):
-        hooks.append(lambda: inplay.lobby_event(table, event, name))
-    if started and hasattr(inplay, "table_started"):
-        hooks.append(lambda: inplay.table_started(table))
-    for hook in hooks:
-        try:
-            hook()
-        except Exception:  # the change is stored: a failing hook must not turn it into an error
-            log.exception("lobby hook failed at table %s", table.id)
+    """Tell the table's subscribers: a system line for the seat change (stored and sent in the
+    background) and, when the game starts, its clocks start (inplay.py)."""
+    if event is not None:
+        manager.inplay.lobby_event(table, event, name)
+    if started:
+        manager.inplay.table_started(table)
     manager.broadcast(table)
     if started:
         manager.wake_bots(table)
