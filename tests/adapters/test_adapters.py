@@ -243,13 +243,14 @@ def test_standard_wrappers_and_conversions():
 
 
 # -- OpenSpiel -------------------------------------------------------------------------------
-def _load(game_id, **params):
+def _load(game_id, sampled=False, **params):
+    """The explicit-chance game ``gemtable_<id>`` (or its ``_sampled`` variant)."""
     import pyspiel
 
     from gemtable.adapters.openspiel_game import register
 
     (name,) = register(game_id)
-    return pyspiel.load_game(name, params)
+    return pyspiel.load_game(name + ("_sampled" if sampled else ""), params)
 
 
 def _obs_type(public, private):
@@ -261,11 +262,18 @@ def _obs_type(public, private):
 
 
 def _play(state, steps, seed=0):
+    """``steps`` random player decisions (chance outcomes sampled with their probabilities)."""
     rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if state.is_terminal():
+    done = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        if done == steps:
             break
         state.apply_action(int(rng.choice(state.legal_actions())))
+        done += 1
     return state
 
 
@@ -274,7 +282,7 @@ def test_openspiel_random_simulation(game_id):
     import pyspiel
 
     game = all_games()[game_id]
-    g = _load(game_id, players=max(game.player_counts), rng_seed=5)
+    g = _load(game_id, players=max(game.player_counts))
     assert g.num_distinct_actions() == len(game.actions)
     pyspiel.random_sim_test(g, num_sims=1, serialize=False, verbose=False)
     s = _play(g.new_initial_state(), 1_000_000, seed=1)
@@ -288,8 +296,8 @@ def test_openspiel_observers_honour_the_observation_type(game_id):
     game = all_games()[game_id]
     layout = game.observation_layout
     n = max(game.player_counts)
-    g = _load(game_id, players=n, rng_seed=3)
-    s = _play(g.new_initial_state(), 7)
+    g = _load(game_id, players=n)
+    s = _play(g.new_initial_state(), 7, seed=3)
     default = make_observation(g)
     public = make_observation(g, _obs_type(True, "none"))
     private = make_observation(g, _obs_type(False, "single"))
@@ -323,8 +331,8 @@ def test_openspiel_hidden_hand_of_another_seat_only_with_all_players():
     from open_spiel.python.observation import make_observation
 
     layout = all_games()["mille_fiori"].observation_layout
-    g = _load("mille_fiori", players=3, rng_seed=1)
-    s = g.new_initial_state()
+    g = _load("mille_fiori", players=3)
+    s = _play(g.new_initial_state(), 0, seed=1)  # dealt, nobody has played
     hands = layout.field("hands")
     nk = hands.size // 4
     hand1 = slice(hands.start + nk, hands.start + 2 * nk)
@@ -347,7 +355,7 @@ def test_openspiel_information_states_are_not_claimed():
     g = _load("splendor", players=2)
     gt = g.get_type()
     assert not gt.provides_information_state_string and not gt.provides_information_state_tensor
-    s = g.new_initial_state()
+    s = _play(g.new_initial_state(), 0)
     with pytest.raises(pyspiel.SpielError, match="perfect-recall"):
         s.information_state_string(0)
     with pytest.raises(pyspiel.SpielError, match="perfect-recall"):
@@ -357,15 +365,17 @@ def test_openspiel_information_states_are_not_claimed():
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_openspiel_clone_is_the_engine_clone(game_id):
-    g = _load(game_id, players=max(all_games()[game_id].player_counts), rng_seed=2)
-    s = _play(g.new_initial_state(), 15)
+    g = _load(game_id, players=max(all_games()[game_id].player_counts))
+    s = _play(g.new_initial_state(), 15, seed=2)
     c = s.clone()
     assert c.gt is not s.gt and c.gt == s.gt
     assert c.gt.game is s.gt.game  # the Game is shared, not copied
     assert c.history() == s.history() and c.move_number() == s.move_number()
     before = s.gt.to_json()
     c.apply_action(c.legal_actions()[0])
-    assert s.gt.to_json() == before and len(c.history()) == len(s.history()) + 1
+    while c.is_chance_node():
+        c.apply_action(c.chance_outcomes()[0][0])
+    assert s.gt.to_json() == before and len(c.history()) > len(s.history())
     start = time.perf_counter()
     for _ in range(50):
         s.clone()
@@ -374,8 +384,8 @@ def test_openspiel_clone_is_the_engine_clone(game_id):
 
 
 def test_openspiel_clone_does_not_consume_a_deal():
-    g1 = _load("splendor", players=2, rng_seed=9)
-    g2 = _load("splendor", players=2, rng_seed=9)
+    g1 = _load("splendor", sampled=True, players=2, rng_seed=9)
+    g2 = _load("splendor", sampled=True, players=2, rng_seed=9)
     a = g1.new_initial_state()
     a.clone()
     a.clone()
@@ -385,15 +395,15 @@ def test_openspiel_clone_does_not_consume_a_deal():
 @pytest.mark.parametrize("game_id", GAMES)
 def test_openspiel_rng_seed_fixes_the_sequence_of_deals(game_id):
     n = min(all_games()[game_id].player_counts)
-    g1 = _load(game_id, players=n, rng_seed=7)
-    g2 = _load(game_id, players=n, rng_seed=7)
+    g1 = _load(game_id, sampled=True, players=n, rng_seed=7)
+    g2 = _load(game_id, sampled=True, players=n, rng_seed=7)
     deals1 = [g1.new_initial_state().gt for _ in range(3)]
     deals2 = [g2.new_initial_state().gt for _ in range(3)]
     assert deals1 == deals2
     assert deals1[0] != deals1[1] and deals1[1] != deals1[2]
-    g3 = _load(game_id, players=n, seed=7)  # the old name is an alias
+    g3 = _load(game_id, sampled=True, players=n, seed=7)  # the old name is an alias
     assert g3.new_initial_state().gt == deals1[0]
-    assert _load(game_id, players=n, rng_seed=8).new_initial_state().gt != deals1[0]
+    assert _load(game_id, sampled=True, players=n, rng_seed=8).new_initial_state().gt != deals1[0]
 
 
 def test_openspiel_parameters_are_typed():
@@ -402,22 +412,24 @@ def test_openspiel_parameters_are_typed():
     from gemtable.adapters.openspiel_game import register
 
     register("glassworks")
-    spec = pyspiel.load_game("gemtable_glassworks").get_type().parameter_specification
+    spec = pyspiel.load_game("gemtable_glassworks_sampled").get_type().parameter_specification
     assert spec["overflow_counts_toward_end"] is True and spec["players"] == 2 and spec["rng_seed"] == 0
+    spec = pyspiel.load_game("gemtable_glassworks").get_type().parameter_specification
+    assert spec["overflow_counts_toward_end"] is True and spec["players"] == 2 and "rng_seed" not in spec
     g = _load("glassworks", players=3, overflow_counts_toward_end=False)
     assert g.get_parameters()["overflow_counts_toward_end"] is False
-    assert g.new_initial_state().gt.overflow_counts is False
+    assert _play(g.new_initial_state(), 0).gt.overflow_counts is False
     with pytest.raises(Exception, match="no_such_option"):  # pyspiel wraps the error
         _load("glassworks", players=3, no_such_option=1)
 
 
-def test_rl_environment_resets_deal_new_games():
+def test_rl_environment_resets_deal_new_games_sampled_variant():
     from open_spiel.python import rl_environment
 
     from gemtable.adapters.openspiel_game import register
 
     register("splendor")
-    env = rl_environment.Environment("gemtable_splendor", players=2, rng_seed=1)
+    env = rl_environment.Environment("gemtable_splendor_sampled", players=2, rng_seed=1)
     deals = []
     for _ in range(3):
         env.reset()

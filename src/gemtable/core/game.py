@@ -98,10 +98,12 @@ class Game:
             raise OptionError(f"{self.title} is played by {counts} players, not {num_players}")
 
     # -- states ------------------------------------------------------------
-    def new(self, num_players: int, seed: int = 0, **options: Any) -> "State":
+    def new(self, num_players: int, seed: int = 0, *, rng: Rng | None = None, **options: Any) -> "State":
+        """A new game dealt from ``seed``, or from ``rng`` when given (e.g. a
+        ``gemtable.core.chance.ChanceRng`` for explicit chance)."""
         self.check_players(num_players)
         opts = self.resolve_options(options)
-        return self.state_class.initial(self, num_players, Rng(seed), opts)
+        return self.state_class.initial(self, num_players, Rng(seed) if rng is None else rng, opts)
 
     def from_json(self, data: dict[str, Any]) -> "State":
         return self.state_class.from_json(self, data)
@@ -160,6 +162,10 @@ class State:
     num_players: int
     rng: Rng
     turn: int
+    # Explicit chance (gemtable.core.chance): every chance outcome of this game is an int in
+    # range(chance_outcomes_bound) (OpenSpiel's max_chance_outcomes; checked by the
+    # conformance suite).
+    chance_outcomes_bound: int = 0
 
     # -- construction --------------------------------------------------------
     @classmethod

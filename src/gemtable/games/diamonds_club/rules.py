@@ -287,6 +287,8 @@ def _popcount(x: int) -> int:
 
 
 class DiamondsClubState(State):
+    # explicit chance: starting seat, market strip numbers (shuffle), strip faces
+    chance_outcomes_bound = max(4, len(D.strips[0]), len(D.strips[1]), 2)
     __slots__ = (
         "game", "num_players", "rng", "turn", "round", "phase", "start", "order", "oi", "passed",
         "pend", "ptile", "stage", "gdec", "ending", "seqc", "market_goods", "cols", "qleft", "fpile",
@@ -393,7 +395,7 @@ class DiamondsClubState(State):
         s = DiamondsClubState.__new__(DiamondsClubState)
         s.game = self.game
         s.num_players = self.num_players
-        s.rng = Rng(self.rng.s)
+        s.rng = self.rng.clone()
         s.turn = self.turn
         s.round = self.round
         s.phase = self.phase

@@ -223,6 +223,8 @@ def score_of(heights, overflow_count: int) -> int:
 
 
 class GlassworksState(State):
+    # explicit chance: piece codes (bag draws) and river tile ids (the river shuffle)
+    chance_outcomes_bound = max(NS, *(max(bag) + 1 for bag in _BAG))
     __slots__ = (
         "game", "num_players", "rng", "turn", "overflow_counts", "pair_own", "colours",
         "bag", "river", "tiles", "lake", "satchels", "colcol", "colh", "overflow", "inventory",
@@ -266,7 +268,7 @@ class GlassworksState(State):
         s = GlassworksState.__new__(GlassworksState)
         s.game = self.game
         s.num_players = self.num_players
-        s.rng = Rng(self.rng.s)
+        s.rng = self.rng.clone()
         s.turn = self.turn
         s.overflow_counts = self.overflow_counts
         s.pair_own = self.pair_own
@@ -347,15 +349,12 @@ class GlassworksState(State):
     def _draw_up_to(self, k: int) -> tuple[int, ...]:
         """Up to k pieces drawn blind from the bag (fewer if it runs out)."""
         bag = self.bag
-        below = self.rng.below
+        draw = self.rng.draw_blind
         out = []
         for _ in range(k):
             if not bag:
                 break
-            i = below(len(bag))
-            out.append(bag[i])
-            bag[i] = bag[-1]
-            bag.pop()
+            out.append(draw(bag))
         return tuple(out)
 
     # -- turn flow ---------------------------------------------------------------------

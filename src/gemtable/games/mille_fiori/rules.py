@@ -187,6 +187,8 @@ def house_points(owner: list[int], p: int, i: int) -> int:
 
 
 class MilleFioriState(State):
+    # explicit chance: card ids (deck draws)
+    chance_outcomes_bound = max(D.deck) + 1
     __slots__ = (
         "game", "num_players", "rng", "turn", "tactical",
         "owner", "bonus_owner", "points", "bonus_pts", "got_bonus", "personal", "aside", "ship",
@@ -216,9 +218,9 @@ class MilleFioriState(State):
         s.cover = [0] * (5 * n)
         s.houses_next = 0
         deck = list(D.deck)
-        rng.shuffle(deck)
+        rng.shuffle_face_down(deck)
         s.deck = deck
-        s.display = sorted(deck.pop() for _ in range(D.display[n]))
+        s.display = sorted(rng.draw(deck) for _ in range(D.display[n]))
         s.discard = []
         s.hands = [[] for _ in range(n)]
         s.picks = [-1] * n
@@ -240,7 +242,7 @@ class MilleFioriState(State):
         s = self.__class__.__new__(self.__class__)
         s.game = self.game
         s.num_players = self.num_players
-        s.rng = Rng(self.rng.s)
+        s.rng = self.rng.clone()
         s.turn = self.turn
         s.tactical = self.tactical
         s.owner = self.owner[:]
@@ -306,8 +308,9 @@ class MilleFioriState(State):
     def _start_round(self) -> None:
         n = self.num_players
         deck = self.deck
+        draw = self.rng.draw
         for p in range(n):
-            hand = [deck.pop() for _ in range(D.hand_size)]
+            hand = [draw(deck) for _ in range(D.hand_size)]
             hand.sort()
             self.hands[p] = hand
         self.seen = [1 << p for p in range(n)]

@@ -82,6 +82,8 @@ def _plural(n: int, colour: int) -> str:
 
 
 class SintraState(State):
+    # explicit chance: colours (bag draws, round-indicator shuffle), strips (palace shuffle), sides
+    chance_outcomes_bound = max(NC, NUM_STRIPS, 2)
     # ------------------------------------------------------------------ setup
     @classmethod
     def initial(cls, game, num_players: int, rng: Rng, options: dict[str, Any]) -> SintraState:
@@ -148,13 +150,7 @@ class SintraState(State):
                 return -1
             self.bag = bag = tower
             self.tower = [0] * NC
-        r = self.rng.below(total)
-        c = 0
-        while r >= bag[c]:
-            r -= bag[c]
-            c += 1
-        bag[c] -= 1
-        return c
+        return self.rng.draw_counted(bag, total)
 
     def _start_round(self, log: list | None) -> None:
         """Refill the factories; the marker holder puts it in the centre and starts."""
@@ -163,7 +159,7 @@ class SintraState(State):
             placed = 0
             bag = self.bag
             total = bag[0] + bag[1] + bag[2] + bag[3] + bag[4]
-            below = self.rng.below
+            draw = self.rng.draw_counted
             for i in range(self.nf * PPF):
                 if total == 0:  # same as _draw: refill the bag with the whole tower
                     tower = self.tower
@@ -172,12 +168,7 @@ class SintraState(State):
                         break  # bag and tower empty: the remaining factories stay short
                     self.bag = bag = tower
                     self.tower = [0] * NC
-                r = below(total)
-                c = 0
-                while r >= bag[c]:
-                    r -= bag[c]
-                    c += 1
-                bag[c] -= 1
+                c = draw(bag, total)
                 total -= 1
                 fac[(i // PPF) * NC + c] += 1
                 placed += 1
@@ -212,7 +203,7 @@ class SintraState(State):
         s = SintraState.__new__(SintraState)
         s.game = self.game
         s.num_players = self.num_players
-        s.rng = Rng(self.rng.s)
+        s.rng = self.rng.clone()
         s.turn = self.turn
         s.side = self.side
         s.nf = self.nf

@@ -123,6 +123,8 @@ def _mask(bank: list[int], minimum: int) -> int:
 
 
 class SplendorState(State):
+    # explicit chance: card ids (draws) and noble ids (the nobles shuffle)
+    chance_outcomes_bound = max(len(CARDS), len(DATA.nobles))
     __slots__ = (
         "game", "num_players", "rng", "turn", "cur", "phase", "bank", "tok", "bon", "pts",
         "ncards", "owned", "res", "blind", "nob", "board", "decks", "avail", "out",
@@ -149,9 +151,9 @@ class SplendorState(State):
         s.decks = []
         for level in range(3):
             deck = [c.id for c in CARDS if c.level == level]
-            rng.shuffle(deck)
+            rng.shuffle_face_down(deck)
             s.decks.append(deck)
-        s.board = [s.decks[lv].pop() for lv in range(3) for _ in range(FACE_UP)]
+        s.board = [rng.draw(s.decks[lv]) for lv in range(3) for _ in range(FACE_UP)]
         nobles = list(range(len(DATA.nobles)))
         rng.shuffle(nobles)
         k = DATA.nobles_revealed[n]
@@ -274,7 +276,7 @@ class SplendorState(State):
                                card=card_json(arg), gold=got_gold))
             self._after_tokens(p, log)
         elif code == T_BLIND:
-            cid = self.decks[arg].pop()
+            cid = self.rng.draw(self.decks[arg])
             self.res[p] += (cid,)
             self.blind[p] |= 1 << cid
             got_gold = self._take_gold(p)
@@ -352,7 +354,7 @@ class SplendorState(State):
 
     def _refill(self, slot: int) -> None:
         deck = self.decks[slot // FACE_UP]
-        self.board[slot] = deck.pop() if deck else -1
+        self.board[slot] = self.rng.draw(deck) if deck else -1
 
     def _after_tokens(self, p: int, log: list[Event] | None) -> None:
         o = p * 6
