@@ -163,18 +163,22 @@ def test_reset_without_seed_deals_a_new_game_and_seeded_resets_repeat():
 def test_max_cycles_truncates_aec_and_parallel():
     from gemtable.adapters.pettingzoo_env import env, parallel_env
 
-    # the AEC count is decisions: with 4 decisions allowed every agent is then truncated
+    # the AEC count is rounds of the table (a Sintra turn is two decisions: taking panes, then
+    # choosing the strip; here seat 2 also starts the next round right after its own turn):
+    # truncated when play comes back round to seat 1 for the 5th time
     e = env("sintra", 2, max_cycles=4)
     e.reset(seed=1)
-    decisions = 0
+    movers = []
     for agent in e.agent_iter():
         obs, _, term, trunc, _ = e.last()
         if term or trunc:
             e.step(None)
             continue
         e.step(int(np.flatnonzero(obs["action_mask"])[0]))
-        decisions += 1
-    assert decisions == 4
+        movers.append(agent)
+    turns = [a for i, a in enumerate(movers) if i == 0 or movers[i - 1] != a]
+    assert turns == ["player_0", "player_1"] * 4 and len(movers) == 18
+    assert e.unwrapped.game_state.to_move() == (0,) and e.unwrapped.cycles == 4
     assert all(e.unwrapped.truncations.values())
     # the parallel count is parallel steps
     p = parallel_env("mille_fiori", 3, max_cycles=3)

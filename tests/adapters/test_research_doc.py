@@ -21,10 +21,10 @@ def test_the_layout_section_matches_the_code():
         "regenerate with: python -m gemtable.adapters.research layouts")
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 def test_the_examples_run(index, capsys):
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     exec(compile(blocks[index], f"research.md example {index + 1}", "exec"), {})  # noqa: S102 - our own doc
     assert capsys.readouterr().out.strip()
 

@@ -23,9 +23,36 @@ seat 0's observation followed by the private fields of every other seat.
   sequential phases only the seat to move acts and the actions given for the
   other agents are ignored (their mask is all zeros; ``info["acting"]`` says who acts).
 
-``max_cycles`` (optional) truncates the game after that many steps (AEC: decisions;
-parallel: parallel steps).  Seeding: ``reset(seed=s)`` deals game seed ``s``; a later
-``reset()`` without a seed deals a new game drawn from a generator seeded by ``s``.
+``max_cycles`` (optional) truncates the game after that many cycles, a cycle being one
+step of every live agent, as in PettingZoo:
+
+* Parallel: a cycle is one parallel step (every live agent steps once; only the seats that
+  must decide act), so the game is truncated after ``max_cycles`` steps.
+* AEC: only the seat to move is selected, and seats do not all take the same number of
+  decisions (Splendor's gem returns, Sintra's strip choice, River Valley Glassworks' opening
+  placements are further decisions of the same seat), so a cycle is a round of the table: one
+  cycle is completed each time play moves on round the seat order past the seat that moved
+  first after ``reset()``.  The game is truncated when the ``max_cycles``-th round is
+  complete, never in the middle of a seat's turn.  Where every turn is one decision, each
+  agent steps exactly ``max_cycles`` times.  PettingZoo's ``max_cycles_test`` (which wants
+  every agent iterated exactly ``max_cycles + 1`` times) passes through the Parallel
+  environment and PettingZoo's ``parallel_to_aec`` conversion, for every game and player count.
+
+``illegal_action`` says what a step with an action outside the agent's mask does:
+
+* ``"raise"`` (default): :class:`~gemtable.core.IllegalAction` naming the agent, the action
+  and the rule it breaks; nothing changes.
+* ``"terminate"`` (PettingZoo's classic convention, as ``TerminateIllegalWrapper``): the
+  offender gets ``illegal_reward`` (default -1), every other agent 0, every agent is
+  terminated (not truncated) and ``info["illegal_action"]`` says who did what and why.
+* ``"random"``: a legal action drawn from the environment's own generator (seeded by the
+  game seed) is played instead and the game goes on; the offender's ``info["illegal_action"]``
+  records it (with ``"played"``) and the offender gets ``illegal_reward`` (default 0) as a
+  penalty added to that step's reward.  Unmasked random sampling then plays whole games.
+
+Seeding: ``reset(seed=s)`` deals game seed ``s``; a later ``reset()`` without a seed deals a
+new game drawn from a generator seeded by ``s``.  Same seed and same actions give the same
+game byte for byte, in every ``illegal_action`` mode.
 Rendering: ``render_mode`` None or ``"ansi"`` (the game's terminal rendering as text).
 """
 
@@ -39,11 +66,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from gemtable.core import IllegalAction
 from gemtable.games.registry import get_game
 
 from . import common
 
 RENDER_MODES = ("ansi",)
+ILLEGAL_ACTION_MODES = ("raise", "terminate", "random")
+DEFAULT_ILLEGAL_REWARD = {"raise": 0.0, "terminate": -1.0, "random": 0.0}
 
 
 class _Base:
@@ -52,12 +82,22 @@ class _Base:
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def _setup(self, game_id: str, num_players: int, render_mode: str | None,
-               max_cycles: int | None, options: dict[str, Any]) -> None:
+               max_cycles: int | None, illegal_action: str, illegal_reward: float | None,
+               options: dict[str, Any]) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r} "
                              "(gemtable environments render as text only)")
         if max_cycles is not None and int(max_cycles) < 1:
-            raise ValueError("max_cycles must be a positive number of steps")
+            raise ValueError("max_cycles must be a positive number of cycles")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(f"illegal_action must be one of {', '.join(map(repr, ILLEGAL_ACTION_MODES))}, "
+                             f"not {illegal_action!r}")
+        if illegal_reward is not None and illegal_action == "raise":
+            raise ValueError("illegal_reward needs illegal_action='terminate' or 'random' "
+                             "(with 'raise' an illegal action is refused, never rewarded)")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(DEFAULT_ILLEGAL_REWARD[illegal_action] if illegal_reward is None
+                                    else illegal_reward)
         self.game = get_game(game_id)
         self.game.check_players(num_players)
         self.options = self.game.resolve_options(options)
@@ -90,7 +130,9 @@ class _Base:
         self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
         self.game_state = None
         self._seeder: np.random.Generator | None = None
+        self._illegal_rng: np.random.Generator | None = None
         self.steps = 0
+        self.cycles = 0
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -107,7 +149,38 @@ class _Base:
                 self._seeder = np.random.default_rng()
             game_seed = int(self._seeder.integers(0, 2**63 - 1))
         self.game_state = self.game.new(self.num_players, game_seed, **self.options)
+        # replacements for illegal actions ("random") come from their own stream of the game seed
+        self._illegal_rng = np.random.default_rng([game_seed, 1])
         self.steps = 0
+        self.cycles = 0
+
+    def _resolve(self, agent: str, p: int, action: Any) -> tuple[Any, dict[str, Any] | None]:
+        """The game action seat ``p`` plays for ``action`` and, if ``action`` is illegal, the
+        record of it (None instead of a game action when the game ends on it)."""
+        reason = None
+        act = None
+        if action is None:
+            reason = "No action was given, but this agent must decide now."
+        else:
+            i = int(action)
+            if not 0 <= i < self.n_actions:
+                reason = f"Action {i} is outside the action space (0 to {self.n_actions - 1})."
+            else:
+                act = self.game.actions[i]
+                reason = self.game_state.check(p, act)
+        if reason is None:
+            return act, None
+        shown = None if action is None else int(action)
+        if self.illegal_action == "raise":
+            what = "no action" if act is None else f"action {shown} ({act.text})"
+            raise IllegalAction(f"{agent} may not play {what}: {reason}")
+        record: dict[str, Any] = {"agent": agent, "action": shown, "reason": reason}
+        if self.illegal_action == "terminate":
+            return None, record
+        legal = sorted(a.id for a in self.game_state.legal_actions(p))
+        played = legal[int(self._illegal_rng.integers(len(legal)))]
+        record["played"] = played
+        return self.game.actions[played], record
 
     def _mask(self, p: int) -> np.ndarray:
         mask = np.zeros(self.n_actions, dtype=np.int8)
@@ -150,9 +223,11 @@ class GemtableAECEnv(_Base, AECEnv):
     """Agent-environment-cycle API: the selected agent is the seat to move."""
 
     def __init__(self, game_id: str, num_players: int = 2, render_mode: str | None = None,
-                 max_cycles: int | None = None, **options: Any):
+                 max_cycles: int | None = None, illegal_action: str = "raise",
+                 illegal_reward: float | None = None, **options: Any):
         AECEnv.__init__(self)
-        self._setup(game_id, num_players, render_mode, max_cycles, options)
+        self._setup(game_id, num_players, render_mode, max_cycles, illegal_action, illegal_reward,
+                    options)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._new_game(seed)
@@ -163,6 +238,7 @@ class GemtableAECEnv(_Base, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self._mover()
+        self._first = self._index[self.agent_selection]  # rounds of the table start here
 
     def _mover(self) -> str:
         movers = self.game_state.to_move()
@@ -177,31 +253,56 @@ class GemtableAECEnv(_Base, AECEnv):
             self._was_dead_step(action)
             return
         p = self._index[agent]
+        act, illegal = self._resolve(agent, p, action)  # "raise": IllegalAction names the rule
         self._cumulative_rewards[agent] = 0.0
-        self.game_state.apply(p, self.game.actions[int(action)])  # IllegalAction names the rule
-        self.steps += 1
         for a in self.agents:
             self.rewards[a] = 0.0
+        self.infos[agent] = {}
+        if act is None:  # "terminate": the offender forfeits, the game ends here
+            self.rewards[agent] = self.illegal_reward
+            for a in self.agents:
+                self.terminations[a] = True
+                self.infos[a] = {"illegal_action": illegal}
+            self._accumulate_rewards()
+            return
+        self.game_state.step(p, act)  # legal: checked by _resolve
+        self.steps += 1
         if self.game_state.is_over():
             returns = self.game_state.returns()
             for i, a in enumerate(self.agents):
                 self.rewards[a] = float(returns[i])
                 self.terminations[a] = True
                 self.infos[a] = self._end_info()
-        elif self.max_cycles is not None and self.steps >= self.max_cycles:
-            for a in self.agents:
-                self.truncations[a] = True
         else:
-            self.agent_selection = self._mover()
+            nxt = self._mover()
+            q = self._index[nxt]
+            if q != p and self._passes_first(p, q):
+                self.cycles += 1
+            self.agent_selection = nxt
+            if self.max_cycles is not None and self.cycles >= self.max_cycles:
+                for a in self.agents:
+                    self.truncations[a] = True
+        if illegal is not None:  # "random": the offender hears of it, with the penalty
+            self.rewards[agent] += self.illegal_reward
+            self.infos[agent]["illegal_action"] = illegal
         self._accumulate_rewards()
+
+    def _passes_first(self, p: int, q: int) -> bool:
+        """Does play moving on from seat ``p`` to seat ``q`` (forward round the table) reach
+        the seat that moved first, completing a round?"""
+        n = self.num_players
+        ahead = (self._first - p) % n
+        return 0 < ahead <= (q - p) % n
 
 
 class GemtableParallelEnv(_Base, ParallelEnv):
     """Parallel API: all seats that must decide now act in one step."""
 
     def __init__(self, game_id: str, num_players: int = 2, render_mode: str | None = None,
-                 max_cycles: int | None = None, **options: Any):
-        self._setup(game_id, num_players, render_mode, max_cycles, options)
+                 max_cycles: int | None = None, illegal_action: str = "raise",
+                 illegal_reward: float | None = None, **options: Any):
+        self._setup(game_id, num_players, render_mode, max_cycles, illegal_action, illegal_reward,
+                    options)
         self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict | None = None):
@@ -223,13 +324,37 @@ class GemtableParallelEnv(_Base, ParallelEnv):
         missing = [self.possible_agents[p] for p in movers if self.possible_agents[p] not in actions]
         if missing:
             raise ValueError(f"no action given for {', '.join(missing)}, who must act now")
-        for p in movers:  # simultaneous picks are applied one after the other
-            self.game_state.apply(p, self.game.actions[int(actions[self.possible_agents[p]])])
-        self.steps += 1
+        # every mover's action is checked against the position they all saw (simultaneous picks
+        # are secret, so one seat's pick never changes what another may pick), then applied
+        chosen = []
+        illegal: dict[str, dict[str, Any]] = {}
+        for p in movers:
+            agent = self.possible_agents[p]
+            act, record = self._resolve(agent, p, actions[agent])  # "raise": IllegalAction
+            chosen.append((p, act))
+            if record is not None:
+                illegal[agent] = record
         agents = self.agents
         rewards = {a: 0.0 for a in agents}
         terminations = {a: False for a in agents}
         truncations = {a: False for a in agents}
+        if self.illegal_action == "terminate" and illegal:  # the offenders forfeit
+            first = next(iter(illegal.values()))
+            for a in illegal:
+                rewards[a] = self.illegal_reward
+            terminations = {a: True for a in agents}
+            infos = {a: {"illegal_action": illegal.get(a, first), "offenders": list(illegal),
+                         "acting": False} for a in agents}
+            obs = self._all_obs()
+            self.agents = []
+            return obs, rewards, terminations, truncations, infos
+        for p, act in chosen:  # simultaneous picks go through apply(), which checks each again
+            if len(chosen) > 1:
+                self.game_state.apply(p, act)
+            else:
+                self.game_state.step(p, act)
+        self.steps += 1
+        self.cycles = self.steps  # every live agent steps once per parallel step
         if self.game_state.is_over():
             returns = self.game_state.returns()
             rewards = {a: float(returns[self._index[a]]) for a in agents}
@@ -237,8 +362,11 @@ class GemtableParallelEnv(_Base, ParallelEnv):
             infos = {a: dict(self._end_info(), acting=False) for a in agents}
         else:
             infos = self._infos()
-            if self.max_cycles is not None and self.steps >= self.max_cycles:
+            if self.max_cycles is not None and self.cycles >= self.max_cycles:
                 truncations = {a: True for a in agents}
+        for a, record in illegal.items():  # "random": played instead, with the penalty
+            rewards[a] += self.illegal_reward
+            infos[a]["illegal_action"] = record
         obs = self._all_obs()
         if self.game_state.is_over() or any(truncations.values()):
             self.agents = []
@@ -255,7 +383,8 @@ def raw_env(game_id: str, num_players: int = 2, **kwargs: Any) -> GemtableAECEnv
 
 def env(game_id: str, num_players: int = 2, **kwargs: Any):
     """The AEC environment wrapped like PettingZoo's classic games (order enforcing,
-    out-of-bounds actions rejected)."""
+    out-of-bounds actions rejected).  ``kwargs``: ``render_mode``, ``max_cycles``,
+    ``illegal_action``, ``illegal_reward`` and the game's options."""
     e = raw_env(game_id, num_players, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
