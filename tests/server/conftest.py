@@ -1,5 +1,12 @@
 from __future__ import annotations
 
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -55,3 +62,47 @@ def create(client, game="toy", players=2, seats=None, seed=None, options=None):
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     return r.json()
+
+
+# -- PostgreSQL (test_persistence.py, test_workers.py) ---------------------------------------
+def _pg_tools():
+    for base in ("/usr/lib/postgresql",):
+        if os.path.isdir(base):
+            for ver in sorted(os.listdir(base), reverse=True):
+                bin_dir = Path(base) / ver / "bin"
+                if (bin_dir / "initdb").exists():
+                    return bin_dir
+    return None
+
+
+@pytest.fixture(scope="module")
+def postgres_url():
+    """A throw-away PostgreSQL cluster on a free local port (skipped without the server)."""
+    bin_dir = _pg_tools()
+    if bin_dir is None or shutil.which("runuser") is None:
+        pytest.skip("PostgreSQL server binaries are not installed")
+    pytest.importorskip("psycopg")
+    tmp = tempfile.mkdtemp(prefix="gt-pg-")
+    os.chmod(tmp, 0o777)
+    data = os.path.join(tmp, "data")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    user = "postgres" if os.geteuid() == 0 else None
+
+    def run(*cmd):
+        full = (["runuser", "-u", user, "--"] if user else []) + [str(c) for c in cmd]
+        return subprocess.run(full, check=True, capture_output=True, text=True, timeout=60)
+
+    try:
+        run(bin_dir / "initdb", "-D", data, "-A", "trust", "-U", "gt")
+        run(bin_dir / "pg_ctl", "-D", data, "-l", os.path.join(tmp, "log"), "-w", "-o",
+            f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1", "start")
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        pytest.skip(f"could not start a PostgreSQL cluster: {getattr(exc, 'stderr', exc)}")
+    yield f"postgresql://gt@127.0.0.1:{port}/postgres"
+    try:
+        run(bin_dir / "pg_ctl", "-D", data, "-m", "immediate", "stop")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

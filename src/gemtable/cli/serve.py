@@ -20,15 +20,25 @@ def register(app: typer.Typer) -> None:
         behind_proxy: bool = typer.Option(False, help="trust X-Forwarded-For (only behind your own reverse "
                                                       "proxy: rate limits then count the real client addresses)"),
         log_level: str = typer.Option("info", help="uvicorn log level"),
+        workers: int = typer.Option(1, help="server processes sharing the port (more than 1 needs PostgreSQL: "
+                                            "--db postgresql://…)"),
     ) -> None:
-        """Start the web table at http://HOST:PORT (lobby, play, replays, rules)."""
+        """Start the web table at http://HOST:PORT (lobby, play, replays, rules).
+
+        With PostgreSQL any number of workers can serve the same tables: several processes
+        on one port (--workers N) or separate `gemtable serve` processes on other ports or
+        machines with the same --db.
+        """
+        import dataclasses
+        import json
         import math
+        import os
 
         import uvicorn
 
         from gemtable.server import create_app
         from gemtable.server.app import uvicorn_config
-        from gemtable.server.db import default_db_url
+        from gemtable.server.db import default_db_url, normalize_url
         from gemtable.server.limits import Limits
 
         for name, value in (("--bot-seconds", bot_seconds), ("--expire-hours", expire_hours)):
@@ -37,11 +47,28 @@ def register(app: typer.Typer) -> None:
         limits = Limits(bot_seconds=bot_seconds, bot_iterations=max(1, bot_iterations),
                         expire_after=expire_hours * 3600.0)
         url = db or default_db_url()
+        if workers < 1:
+            raise typer.BadParameter("--workers must be at least 1")
+        if workers > 1 and not normalize_url(url).startswith("postgresql"):
+            typer.echo("several workers need PostgreSQL: --db postgresql://… (SQLite serves one process)", err=True)
+            raise typer.Exit(2)
         shown = url.split("@")[-1] if "@" in url else url
         typer.echo(f"gemtable table at http://{host}:{port}  (database: {shown})")
-        app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
-        uvicorn.Server(uvicorn_config(app_, host=host, port=port, log_level=log_level, limits=limits,
-                                      behind_proxy=behind_proxy)).run()
+        if workers == 1:
+            app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
+            uvicorn.Server(uvicorn_config(app_, host=host, port=port, log_level=log_level, limits=limits,
+                                          behind_proxy=behind_proxy)).run()
+            return
+        # N processes on one port: uvicorn's process manager starts each from the factory,
+        # which reads these settings from the environment
+        from uvicorn.supervisors import Multiprocess
+
+        os.environ["GEMTABLE_SERVE_SETTINGS"] = json.dumps({
+            "db_url": url, "bot_delay": bot_delay, "bot_workers": bot_workers,
+            "limits": dataclasses.asdict(limits)})
+        config = uvicorn_config("gemtable.server.app:app_from_env", host=host, port=port, log_level=log_level,
+                                limits=limits, behind_proxy=behind_proxy, factory=True, workers=workers)
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
 
     @app.command()
     def soak(
@@ -77,4 +104,53 @@ def register(app: typer.Typer) -> None:
                     typer.echo(f"{'':>28}  attacker: {r['attacker_messages']} messages sent, connections: "
                                f"{r['attacker_closed']}")
             typer.echo("latency unchanged under attack" if ok else "LATENCY CHANGED UNDER ATTACK")
+        raise typer.Exit(0 if ok else 1)
+
+    @app.command()
+    def loadtest(
+        tables: int = typer.Option(10, help="tables played at once (at most 2000)"),
+        seconds: float = typer.Option(60.0, help="seconds measured, after the warm-up (at most 600)"),
+        think: float = typer.Option(1.0, help="seconds a player waits before each move (x a random 0.5-1.5)"),
+        game: str = typer.Option("splendor", help="the game played"),
+        players: int = typer.Option(2, help="seats per table (all scripted people)"),
+        workers: int = typer.Option(1, help="independent `gemtable serve` processes started on free ports, "
+                                            "sharing --db; a table's seats sit on different workers"),
+        db: str = typer.Option(None, help="database for the private servers: a URL, or 'postgres-temp' "
+                                          "(a throw-away PostgreSQL cluster); default: a temporary SQLite file"),
+        url: list[str] = typer.Option(None, help="load an existing server instead (repeat for several workers); "
+                                                 "its own rate limits apply"),
+        pid: list[int] = typer.Option(None, help="with --url: server process ids whose CPU and memory to report"),
+        warmup: float = typer.Option(None, help="seconds of warm-up left out of the figures "
+                                                "(default: a fifth of --seconds, at most 10)"),
+        seed: int = typer.Option(1, help="seed of the players' choices"),
+        compression: bool = typer.Option(True, help="offer permessage-deflate like browsers do"),
+        as_json: bool = typer.Option(False, "--json", help="print JSON"),
+    ) -> None:
+        """Load a table server with many tables of scripted players over WebSocket.
+
+        Reports, for the warm-up and the measured phase, actions per second, the
+        latency from sending an action to the acting seat's and the other seats'
+        WebSocket update (p50/p95/p99/max), errors, server CPU and memory and the
+        driver's own CPU. Private servers run on 127.0.0.1 with the per-address
+        rate limits lifted. Exits 1 when any error happened or no action was answered.
+        """
+        import json as _json
+
+        from gemtable.server.loadtest import SetupError, format_report, run_loadtest
+
+        try:
+            report = run_loadtest(tables=tables, seconds=seconds, think=think, game=game, players=players,
+                                  workers=workers, db=db, urls=url or None, warmup=warmup, seed=seed,
+                                  compression=compression, pids=pid or None)
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
+        except (SetupError, RuntimeError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        if as_json:
+            typer.echo(_json.dumps(report, indent=2))
+        else:
+            for line in format_report(report):
+                typer.echo(line)
+        ok = report["errors"] == 0 and report["phases"][-1]["actions_acked"] > 0
         raise typer.Exit(0 if ok else 1)

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -245,6 +246,17 @@ def uvicorn_config(app, host: str = "127.0.0.1", port: int = 8000, log_level: st
     return uvicorn.Config(app, **options)
 
 
+SETTINGS_ENV = "GEMTABLE_SERVE_SETTINGS"
+
+
+def app_from_env() -> FastAPI:
+    """The application of one worker of `gemtable serve --workers N` (uvicorn's factory):
+    the settings come as JSON in the environment variable GEMTABLE_SERVE_SETTINGS."""
+    settings = json.loads(os.environ[SETTINGS_ENV])
+    limits = Limits(**settings.pop("limits", {}))
+    return create_app(settings.pop("db_url"), limits=limits, **settings)
+
+
 def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
                bot_workers: int = 1) -> FastAPI:
     holder: dict[str, Any] = {}
@@ -259,10 +271,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         app.state.manager = manager
         holder["manager"] = manager
         all_games()
-        resumed = await manager.resume_all()
-        if resumed:
-            log.info("resumed %d unfinished tables", resumed)
         manager.finish_hooks.append(ratings.finish_hook(manager))
+        # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
+        # tables are then taken over through their leases.  One process: resume every table.
+        await manager.bus.start(manager)
+        if not manager.bus.shared:
+            resumed = await manager.resume_all()
+            if resumed:
+                log.info("resumed %d unfinished tables", resumed)
         rated = await ratings.catch_up(manager)
         if rated:
             log.info("rated %d finished tables", rated)

@@ -75,10 +75,15 @@ def add_line(session, table_id: str, seat: int | None, name: str, text: str, sys
 
 
 def store_line(db: Database, table_id: str, seat: int | None, name: str, text: str, system: bool,
-               at: dt.datetime) -> dict[str, Any]:
-    """Store one line (a database thread) and return it as sent to clients."""
+               at: dt.datetime, publish: Any = None) -> dict[str, Any]:
+    """Store one line (a database thread) and return it as sent to clients.
+
+    ``publish``: the bus's (bus.py), to tell other workers in the same transaction.
+    """
     with db.session() as s:
         row = add_line(s, table_id, seat, name, text, system, at)
+        if publish is not None:
+            publish(s, table_id, "chat", c=row.id)
         s.commit()
         return line_json(row)
 

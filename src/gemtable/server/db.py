@@ -66,6 +66,9 @@ class TableRow(Base):
     host_player: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # the ratings were updated from this finished table (or it was found not to be rated)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # bumped by every change of the table's state (action, undo, seats, clocks and away seats):
+    # a worker writes only if the row still has the revision its cached copy was built from
+    rev: Mapped[int] = mapped_column(Integer, default=0)
 
     seats: Mapped[list["SeatRow"]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan"
@@ -100,6 +103,9 @@ class ActionRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    # random per submission: tells "my earlier attempt did reach the database" from "another
+    # worker stored an action at this index" (which is a conflict, never a success)
+    nonce: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     table: Mapped[TableRow] = relationship(back_populates="actions")
 
@@ -181,28 +187,43 @@ class Database:
                 cur.execute("PRAGMA synchronous=FULL")
                 cur.close()
 
-        Base.metadata.create_all(self.engine)
-        self._add_missing_columns()
+        self._create_schema()
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     # columns added after the first release: databases made before them get them here
     NEW_COLUMNS = {
         "gt_tables": {"seed_chosen": "BOOLEAN NOT NULL DEFAULT FALSE", "creator": "VARCHAR(64)",
                       "private": "BOOLEAN NOT NULL DEFAULT FALSE", "host_seat": "INTEGER",
-                      "host_player": "VARCHAR(32)", "rated": "BOOLEAN NOT NULL DEFAULT FALSE"},
+                      "host_player": "VARCHAR(32)", "rated": "BOOLEAN NOT NULL DEFAULT FALSE",
+                      "rev": "INTEGER NOT NULL DEFAULT 0"},
         "gt_seats": {"player_id": "VARCHAR(32)", "open_seat": "BOOLEAN NOT NULL DEFAULT FALSE"},
+        "gt_actions": {"nonce": "VARCHAR(16)"},
     }
 
-    def _add_missing_columns(self) -> None:
+    @property
+    def shared(self) -> bool:
+        """PostgreSQL: several workers may share this database (see bus.py)."""
+        return self.url.startswith("postgresql")
+
+    def _create_schema(self) -> None:
+        """Create missing tables and columns; workers starting together take turns (PostgreSQL lock)."""
+        from sqlalchemy import text
+
+        with self.engine.begin() as conn:
+            if self.shared:
+                conn.execute(text("SELECT pg_advisory_xact_lock(7469767361)"))  # "gemtable schema"
+            Base.metadata.create_all(conn)
+            self._add_missing_columns(conn)
+
+    def _add_missing_columns(self, conn) -> None:
         from sqlalchemy import inspect, text
 
-        inspector = inspect(self.engine)
-        with self.engine.begin() as conn:
-            for table, columns in self.NEW_COLUMNS.items():
-                have = {c["name"] for c in inspector.get_columns(table)}
-                for name, ddl in columns.items():
-                    if name not in have:
-                        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {ddl}"))
+        inspector = inspect(conn)
+        for table, columns in self.NEW_COLUMNS.items():
+            have = {c["name"] for c in inspector.get_columns(table)}
+            for name, ddl in columns.items():
+                if name not in have:
+                    conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {ddl}"))
 
     def session(self) -> Session:
         return self.sessions()
@@ -277,6 +298,8 @@ class Database:
             s.execute(delete(ActionRow).where(ActionRow.table_id == table_id))
             s.execute(delete(ChatRow).where(ChatRow.table_id == table_id))  # SERVER-B
             s.execute(delete(PlayRow).where(PlayRow.table_id == table_id))
+            s.execute(delete(KickedRow).where(KickedRow.table_id == table_id))
+            s.execute(delete(PresenceRow).where(PresenceRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
             s.commit()
@@ -326,3 +349,51 @@ class HeartbeatRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+# -- several workers on one database (bus.py) ------------------------------------------------
+class KickedRow(Base):
+    """A player the host removed from a waiting table: they cannot join it again."""
+
+    __tablename__ = "gt_kicked"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+class WorkerRow(Base):
+    """A live worker (PostgreSQL deployments): its id and when it last said it was alive."""
+
+    __tablename__ = "gt_workers"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    alive_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class PresenceRow(Base):
+    """A seat with an open connection at a worker (rows of dead workers are ignored and swept)."""
+
+    __tablename__ = "gt_presence"
+
+    worker: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class Conflict(Exception):
+    """The table changed in the database since this worker's copy was built (another worker)."""
+
+
+def bump(session, table_id: str, expected: int, **values: Any) -> None:
+    """In a writing transaction: move the table from revision ``expected`` to the next one.
+
+    The row lock taken here orders concurrent writers (PostgreSQL); a writer
+    whose copy is stale matches no row and gets ``Conflict`` (its transaction
+    is rolled back by the caller's session).
+    """
+    from sqlalchemy import update
+
+    res = session.execute(update(TableRow).where(TableRow.id == table_id, TableRow.rev == expected)
+                          .values(rev=expected + 1, **values))
+    if res.rowcount != 1:
+        raise Conflict(table_id)

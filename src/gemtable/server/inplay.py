@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import time
 import weakref
@@ -44,7 +45,7 @@ from gemtable.core.undo import undo_span
 
 from . import chat as chatmod
 from .clocks import ClockError, PlayState, parse_clock
-from .db import ActionRow, HeartbeatRow, PlayRow, TableRow, utcnow
+from .db import ActionRow, Conflict, HeartbeatRow, PlayRow, TableRow, bump, utcnow
 from .limits import RateLimiter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,6 +66,22 @@ class PlaySettings:
     heartbeat: float = 2.0  # seconds between heartbeats while a clock runs
     away_after: float = 60.0  # real time: disconnected this long while to move -> a bot plays
     grace: float = 30.0  # real time: seconds a seat taken back gets (once) if it has less
+
+
+def retrying(method):
+    """An in-play change of a table: if another worker changed the table first (``Conflict``),
+    catch the cached copy up from the database and decide again."""
+
+    @functools.wraps(method)
+    async def wrapper(self, table, *args, **kwargs):
+        for _attempt in range(4):
+            try:
+                return await method(self, table, *args, **kwargs)
+            except Conflict:
+                await self.m.catch_up(table, {"reload"})
+        raise _rejected("busy", "The table kept changing meanwhile: try again.", 409)
+
+    return wrapper
 
 
 def is_checkpoint(state: Any, seat: int, action: Any) -> bool:
@@ -257,7 +274,9 @@ class InPlay:
         play = PlayState.from_json(data, table.num_players, rematch)
         now = self.now()
         play.gone_since = {p: now for p in range(table.num_players)}
-        changed = play.resume(now, self.last_alive, self.process_start)
+        # several workers: a table read into one more worker's cache keeps its clocks as stored
+        # (the worker driving it charges them); the one process resumes them after a restart
+        changed = False if self.m.bus.shared else play.resume(now, self.last_alive, self.process_start)
         for p, started in play.running.items():
             play.turn_since.setdefault(p, started)
         table.play = play
@@ -265,7 +284,60 @@ class InPlay:
         table.chat.extend(lines)
         self.play(table)
         if changed:
-            await self.m._db(self._store, table.id, play, [])
+            await self._write(table, play, [])
+
+    async def take_over(self, table: LiveTable) -> None:
+        """Several workers: this one now drives the table's clocks (bus.py).  Running clocks are
+        charged up to the last heartbeat of any worker, then restart: time nobody drove the
+        table (all workers down, or the seconds of a handover) is not charged."""
+        if not self.m.bus.shared:
+            return
+        await self._take_over(table)
+        if table.play is not None and table.play.timed:
+            self._background(table, self.check(table), "clock check after a takeover")
+
+    @retrying
+    async def _take_over(self, table: LiveTable) -> None:
+        async with table.lock:
+            play = self.play(table)
+            if not play.running:
+                return
+            last = await self.m._db(self._load_heartbeat)
+            now = self.now()
+            new = play.copy()
+            if new.resume(now, last, now):
+                await self._write(table, new, [])
+                table.play = new
+
+    def install_play(self, table: LiveTable, data: dict[str, Any] | None, rematch: str | None,
+                     bump: bool = False) -> str | None:
+        """Another worker changed the clocks or flags: take the stored ones.  The new rematch id, if any."""
+        old = self.play(table)
+        if data is None:
+            return None
+        new = PlayState.from_json(data, table.num_players, rematch)
+        new.gone_since = old.gone_since
+        new.turn_since = {p: old.turn_since.get(p, t) for p, t in new.running.items()}
+        # a bot's pending move must not be played if its seat was taken back or moves were undone
+        new.epoch = old.epoch + (1 if bump or new.away != old.away else 0)
+        table.play = new
+        return rematch if rematch and rematch != old.rematch else None
+
+    async def announce_rematch(self, table: LiveTable, new_id: str) -> None:
+        """Tell this worker's subscribers of a rematch started at another worker (with their tokens)."""
+        try:
+            new = await self.m.get(new_id)
+        except Exception:
+            return
+        self._send_rematch(table, new)
+
+    def _send_rematch(self, table: LiveTable, new: LiveTable) -> None:
+        for sub in list(table.subscribers):
+            msg: dict[str, Any] = {"type": "rematch", "table": new.id}
+            if sub.seat is not None and new.seats[sub.seat].kind == "human":
+                msg["token"] = new.seats[sub.seat].token
+            if not sub.push(msg):
+                table.subscribers.discard(sub)
 
     # -- actions ----------------------------------------------------------------------------
     def before_commit(self, table: LiveTable, actor: int, after: Any) -> tuple[PlayState | None, Any]:
@@ -308,17 +380,30 @@ class InPlay:
             self.play(table).gone_since[sub.seat] = self.now()
 
     # -- storing ----------------------------------------------------------------------------
-    def _store(self, table_id: str, play: PlayState, lines: list[tuple[int | None, str]],
-               extra: Callable[[Any], None] | None = None) -> list[dict[str, Any]]:
-        """Store ``play`` and system lines in one transaction; the lines as sent to clients."""
+    def _store(self, table_id: str, expected: int, play: PlayState, lines: list[tuple[int | None, str]],
+               extra: Callable[[Any], None] | None = None, kind: str = "play") -> list[dict[str, Any]]:
+        """Store ``play`` and system lines in one transaction; the lines as sent to clients.
+
+        The table moves from revision ``expected`` to the next (``Conflict`` if another worker
+        changed it first); other workers hear ``kind`` on commit.
+        """
         at = utcnow()
         with self.m.db.session() as s:
+            bump(s, table_id, expected)
             if extra is not None:
                 extra(s)
             save_play(s, table_id, play)
             rows = [chatmod.add_line(s, table_id, None, SYSTEM_NAME, text, True, at) for _seat, text in lines]
+            self.m.bus.publish(s, table_id, kind)
             s.commit()
             return [chatmod.line_json(r) for r in rows]
+
+    async def _write(self, table: LiveTable, play: PlayState, lines: list[tuple[int | None, str]],
+                     extra: Callable[[Any], None] | None = None, kind: str = "play") -> list[dict[str, Any]]:
+        """``_store`` from the table's cached revision (call under ``table.lock``)."""
+        stored = await self.m._db(self._store, table.id, table.rev, play, lines, extra, kind)
+        table.rev += 1
+        return stored
 
     def _push_lines(self, table: LiveTable, lines: list[dict[str, Any]]) -> None:
         self.play(table)
@@ -331,7 +416,8 @@ class InPlay:
 
     async def system_line(self, table: LiveTable, text: str) -> dict[str, Any]:
         """A system line (public facts only), stored then sent: for joins, leaves and the like."""
-        line = await self.m._db(chatmod.store_line, self.m.db, table.id, None, SYSTEM_NAME, text, True, utcnow())
+        line = await self.m._db(chatmod.store_line, self.m.db, table.id, None, SYSTEM_NAME, text, True, utcnow(),
+                                self.m.bus.publish)
         self._push_lines(table, [line])
         return line
 
@@ -354,8 +440,9 @@ class InPlay:
 
     def table_started(self, table: LiveTable) -> None:
         """A waiting table started: its clocks start now, not at the next periodic check."""
-        if table.play is not None and table.play.timed:
+        if table.play is not None and table.play.timed and self.m.bus.owns(table.id):
             self._background(table, self.check(table), "starting the clocks")
+        self.m.bus.wake()  # several workers: the table's lease is taken at once, not at the next sweep
 
     # -- WebSocket messages -------------------------------------------------------------
     async def handle(self, table: LiveTable, sub: Subscriber, data: dict[str, Any]) -> None:
@@ -392,10 +479,12 @@ class InPlay:
         else:
             name = getattr(sub, "player_name", None) or "Spectator"
         async with self._lock(table):
-            line = await self.m._db(chatmod.store_line, self.m.db, table.id, sub.seat, name, text, False, utcnow())
+            line = await self.m._db(chatmod.store_line, self.m.db, table.id, sub.seat, name, text, False, utcnow(),
+                                    self.m.bus.publish)
             self._push_lines(table, [line])
         return line
 
+    @retrying
     async def mute(self, table: LiveTable, sub: Subscriber, on: Any) -> None:
         if not isinstance(on, bool):
             raise _rejected("malformed", "'on' must be true or false.", 422)
@@ -407,11 +496,12 @@ class InPlay:
                 return
             new = play.copy()
             new.mute = on
-            lines = await self.m._db(self._store, table.id, new, [(None, chatmod.spectators_muted(on))])
+            lines = await self._write(table, new, [(None, chatmod.spectators_muted(on))])
             table.play = new
         self._push_lines(table, lines)
         self.m.broadcast_presence(table)
 
+    @retrying
     async def take_seat(self, table: LiveTable, seat: int | None) -> None:
         if seat is None:
             raise _rejected("spectator", "Spectators hold no seat to take.", 403)
@@ -426,12 +516,13 @@ class InPlay:
                 raise _rejected("out_of_time", "Your clock has run out again: the bot finishes the game for "
                                                "your seat.", 409)
             new.sync(clocked(table, table.state), _active(table), self.now())
-            lines = await self.m._db(self._store, table.id, new, [(seat, chatmod.returned(table.seats[seat].name))])
+            lines = await self._write(table, new, [(seat, chatmod.returned(table.seats[seat].name))])
             new.gone_since = play.gone_since
             table.play = new
         self._push_lines(table, lines)
         self.m.broadcast(table)
 
+    @retrying
     async def undo(self, table: LiveTable, seat: int | None) -> int:
         """Take back ``seat``'s last action (or whole turn); returns how many actions were removed."""
         async with table.lock:
@@ -457,7 +548,7 @@ class InPlay:
                 session.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.index >= keep))
                 session.execute(update(TableRow).where(TableRow.id == table_id).values(updated_at=stamp))
 
-            lines = await self.m._db(self._store, table_id, new, [(seat, text)], cut)
+            lines = await self._write(table, new, [(seat, text)], cut, kind="undo")
             for name_ in ("match", "state", "events", "checkpoints", "decision_since", "legal_ids"):
                 setattr(table, name_, getattr(rebuilt, name_))
             table.updated_at = stamp
@@ -512,8 +603,8 @@ class InPlay:
         handed: list[tuple[str, int, str]] = []
         running = False
         for table in list(self.m.tables.values()):
-            if table.play is None or not table.play.timed:
-                continue
+            if table.play is None or not table.play.timed or not self.m.bus.owns(table.id):
+                continue  # no clock, or another worker drives this table (bus.py)
             try:
                 handed += [(table.id, p, why) for p, why in await self.check(table)]
             except Rejected as exc:
@@ -528,13 +619,21 @@ class InPlay:
         now = self.now() if now is None else now
 
         def store() -> None:
-            with self.m.db.session() as s:
-                s.merge(HeartbeatRow(id=1, at_ms=now))
-                s.commit()
+            from sqlalchemy.exc import IntegrityError
+
+            for _attempt in range(2):  # two workers writing the first heartbeat at once: update then
+                with self.m.db.session() as s:
+                    try:
+                        s.merge(HeartbeatRow(id=1, at_ms=now))
+                        s.commit()
+                        return
+                    except IntegrityError:
+                        s.rollback()
 
         await self.m._db(store)
         self._last_beat = now
 
+    @retrying
     async def check(self, table: LiveTable) -> list[tuple[int, str]]:
         async with table.lock:
             play = self.play(table)
@@ -554,7 +653,7 @@ class InPlay:
                 name = table.seats[p].name
                 lines.append((p, chatmod.ran_out(name, AWAY_BOT) if why == "time"
                               else chatmod.disconnected(name, AWAY_BOT)))
-            stored = await self.m._db(self._store, table.id, new, lines)
+            stored = await self._write(table, new, lines)
             new.gone_since = play.gone_since
             table.play = new
         self._push_lines(table, stored)
@@ -577,6 +676,7 @@ class InPlay:
                 log.warning("last heartbeat not stored")
 
     # -- rematch ----------------------------------------------------------------------------
+    @retrying
     async def rematch(self, table: LiveTable, seat: int | None) -> LiveTable:
         """The finished table's rematch (created by the first caller): same seats, new deal."""
         if seat is None:
@@ -600,17 +700,19 @@ class InPlay:
 
             new = await self.m.create(table.game.id, table.num_players, dict(table.options), specs, None,
                                       lobby=setup, clock=play.config())
-            after = play.copy()
-            after.rematch = new.id
-            lines = await self.m._db(self._store, table.id, after, [(seat, chatmod.rematch_offered(table.seats[seat].name))])
-            after.gone_since = play.gone_since
-            table.play = after
-        for sub in list(table.subscribers):
-            msg: dict[str, Any] = {"type": "rematch", "table": new.id}
-            if sub.seat is not None and new.seats[sub.seat].kind == "human":
-                msg["token"] = new.seats[sub.seat].token
-            if not sub.push(msg):
-                table.subscribers.discard(sub)
+            async with table.lock:
+                play = self.play(table)
+                after = play.copy()
+                after.rematch = new.id
+                try:
+                    lines = await self._write(table, after, [(seat, chatmod.rematch_offered(table.seats[seat].name))])
+                except Conflict:  # another worker stored its rematch first: this one is not needed
+                    self.m.tables.pop(new.id, None)
+                    await self.m._db(self.m._delete, new.id)
+                    raise
+                after.gone_since = play.gone_since
+                table.play = after
+        self._send_rematch(table, new)
         self._push_lines(table, lines)
         self.m.broadcast_presence(table)
         return new

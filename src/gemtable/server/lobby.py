@@ -22,7 +22,7 @@ from fastapi import FastAPI, Request
 from pydantic import BaseModel, Field
 from sqlalchemy import select, update
 
-from .db import PlayerRow, SeatRow, TableRow, utcnow
+from .db import Conflict, KickedRow, PlayerRow, SeatRow, TableRow, bump, utcnow
 from .limits import shown
 from .tables import SEED_NOTE, LiveTable, Rejected, TableManager
 
@@ -140,23 +140,43 @@ def row_fields(row: TableRow, out: dict[str, Any]) -> None:
 
 
 # -- changes ----------------------------------------------------------------------------
-def _store(manager: TableManager, table_id: str, seats: dict[int, dict[str, Any]], status: str | None, now) -> None:
-    """Write seat changes and the table's status in one transaction (a database thread)."""
+def _store(manager: TableManager, table_id: str, seats: dict[int, dict[str, Any]], status: str | None, now,
+           expected: int = 0, kicked: str | None = None) -> None:
+    """Write seat changes and the table's status in one transaction (a database thread).
+
+    From revision ``expected`` of the table (``Conflict`` if another worker changed it first).
+    """
     with manager.db.session() as s:
-        for seat, values in seats.items():
-            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**values))
         values = {"updated_at": now}
         if status is not None:
             values["status"] = status
-        s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+        bump(s, table_id, expected, **values)
+        for seat, changes in seats.items():
+            s.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat).values(**changes))
+        if kicked is not None:
+            s.merge(KickedRow(table_id=table_id, player_id=kicked))
+        manager.bus.publish(s, table_id, "seats")
         s.commit()
 
 
+async def _retry(manager: TableManager, table: LiveTable, change: Callable[[], Any]) -> Any:
+    """A lobby change; if another worker changed the table first, catch up and decide again."""
+    for _attempt in range(4):
+        try:
+            return await change()
+        except Conflict:
+            await manager.catch_up(table, {"reload"})
+    raise Rejected("busy", "The table kept changing meanwhile: try again.", 409)
+
+
 async def _apply(manager: TableManager, table: LiveTable, seats: dict[int, dict[str, Any]],
-                 start: bool) -> None:
+                 start: bool, kicked: str | None = None) -> None:
     """Store, then change the live table (a failed store changes nothing); call under table.lock."""
     now = utcnow()
-    await manager._db(_store, manager, table.id, seats, "running" if start else None, now)
+    await manager._db(_store, manager, table.id, seats, "running" if start else None, now, table.rev, kicked)
+    table.rev += 1
+    if kicked is not None:
+        table.kicked.add(kicked)
     for i, values in seats.items():
         seat = table.seats[i]
         seat.player = values.get("player_id", seat.player)
@@ -216,22 +236,31 @@ async def bind_seat(manager: TableManager, table: LiveTable, seat: int, player_i
         with manager.db.session() as s:
             s.execute(update(SeatRow).where(SeatRow.table_id == table.id, SeatRow.seat == seat,
                                             SeatRow.player_id.is_(None)).values(player_id=player_id))
+            manager.bus.publish(s, table.id, "seats")
             s.commit()
 
     def exists() -> bool:
         with manager.db.session() as s:
             return s.get(PlayerRow, player_id) is not None
 
-    try:
-        if not await manager._db(exists):
+    async with table.lock:  # not while another worker's change is being read in (catch_up)
+        target = table.seats[seat]
+        if target.player is not None:
             return
-        await manager._db(store)
-    except Rejected:
-        return
-    target.player = player_id
+        try:
+            if not await manager._db(exists):
+                return
+            await manager._db(store)
+        except Rejected:
+            return
+        target.player = player_id
 
 
 async def join(manager: TableManager, table: LiveTable, player: PlayerRow, seat: Any) -> int:
+    return await _retry(manager, table, lambda: _join(manager, table, player, seat))
+
+
+async def _join(manager: TableManager, table: LiveTable, player: PlayerRow, seat: Any) -> int:
     async with table.lock:
         mine = [s.seat for s in table.seats if s.player == player.id]
         if mine:
@@ -255,6 +284,10 @@ async def join(manager: TableManager, table: LiveTable, player: PlayerRow, seat:
 
 
 async def leave(manager: TableManager, table: LiveTable, player: PlayerRow) -> None:
+    await _retry(manager, table, lambda: _leave(manager, table, player))
+
+
+async def _leave(manager: TableManager, table: LiveTable, player: PlayerRow) -> None:
     async with table.lock:
         _must_wait(table)
         mine = [s for s in table.seats if s.player == player.id]
@@ -270,6 +303,10 @@ async def leave(manager: TableManager, table: LiveTable, player: PlayerRow) -> N
 
 
 async def kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
+    await _retry(manager, table, lambda: _kick(manager, table, seat))
+
+
+async def _kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
     async with table.lock:
         _must_wait(table)
         i = _seat_number(seat, table)
@@ -279,8 +316,7 @@ async def kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
         if target.player == table.host_player:
             raise Rejected("bad_seat", "The host cannot remove themselves.", 409)
         gone, name = target.player, target.name
-        await _apply(manager, table, {i: _freed(table, i)}, False)
-        table.kicked.add(gone)
+        await _apply(manager, table, {i: _freed(table, i)}, False, kicked=gone)  # kept in the database
     _after(manager, table, False, "kick", name)
 
 
@@ -289,6 +325,10 @@ async def start(manager: TableManager, table: LiveTable, level: Any) -> None:
         level = "easy"
     if level not in BOT_LEVELS:
         raise Rejected("bad_bot", f"'bots' must be one of {', '.join(BOT_LEVELS)}, not {shown(level)}.", 422)
+    await _retry(manager, table, lambda: _start(manager, table, level))
+
+
+async def _start(manager: TableManager, table: LiveTable, level: str) -> None:
     async with table.lock:
         _must_wait(table)
         changes = {i: {"kind": "bot", "bot": level, "name": f"Bot {i + 1} ({level})"} for i in free_seats(table)}

@@ -259,9 +259,18 @@ class Identity:
 
     # -- a guest logging in ---------------------------------------------------------------
     def _merge(self, guest_id: str, account_id: str) -> None:
+        from sqlalchemy import delete
+
+        from .db import KickedRow
+
         with self.manager().db.session() as s:
+            touched = set(s.scalars(select(SeatRow.table_id).where(SeatRow.player_id == guest_id)))
+            touched |= set(s.scalars(select(TableRow.id).where(TableRow.host_player == guest_id)))
             s.execute(update(SeatRow).where(SeatRow.player_id == guest_id).values(player_id=account_id))
             s.execute(update(TableRow).where(TableRow.host_player == guest_id).values(host_player=account_id))
+            s.execute(delete(KickedRow).where(KickedRow.player_id == guest_id))
+            for table_id in sorted(touched):  # other workers re-read these tables (bus.py)
+                self.manager().bus.publish(s, table_id, "seats")
             guest = s.get(PlayerRow, guest_id)
             if guest is not None and guest.password_hash is None:
                 s.delete(guest)  # its name is free again

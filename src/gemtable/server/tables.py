@@ -8,6 +8,13 @@ lock → apply to a copy of the state → commit the action row (in a database
 thread, retried with backoff) → the copy becomes the state → queue every
 subscriber its own view → wake the bots.
 
+Several workers (PostgreSQL, bus.py): the commit moves the table's revision
+(``gt_tables.rev``) from the one this copy was built from to the next and
+sends a notice; a copy that is stale gets ``Conflict``, is caught up from the
+database, and the action is judged again.  Other workers catch their copies
+up when they hear the notice (``catch_up``); only the worker holding a
+table's lease moves its bots and checks its clocks.
+
 Nothing here awaits a client: each connection has a bounded send queue
 drained by its own writer task, and a connection that falls behind is
 dropped (see ``Subscriber``).  Database calls and bot thinking run in
@@ -19,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import datetime as dt
+import functools
 import hashlib
 import logging
 import secrets
@@ -35,8 +43,19 @@ from gemtable.core.errors import GemtableError
 from gemtable.games.registry import all_games, get_game
 
 from . import inplay
-from .db import ActionRow, Database, SeatRow, TableRow, utcnow
+from .bus import LocalBus, PgBus, make_bus
+from .db import (
+    ActionRow,
+    Conflict,
+    Database,
+    KickedRow,
+    SeatRow,
+    TableRow,
+    bump,
+    utcnow,
+)
 from .limits import (
+    MAX_NAME,
     BotLimitError,
     Limits,
     check_bot_spec,
@@ -196,6 +215,10 @@ class LiveTable:
     checkpoints: list[bool] = field(default_factory=list)
     play: Any = None
     chat: Any = None
+    # several workers (bus.py): the database revision this copy was built from; seats
+    # connected at other workers
+    rev: int = 0
+    remote_seats: set[int] = field(default_factory=set)
 
     @property
     def version(self) -> int:
@@ -218,8 +241,12 @@ class LiveTable:
                 return s
         return None
 
-    def connected_seats(self) -> set[int]:
+    def local_seats(self) -> set[int]:
+        """Seats with a connection at this worker."""
         return {sub.seat for sub in self.subscribers if sub.seat is not None}
+
+    def connected_seats(self) -> set[int]:
+        return self.local_seats() | self.remote_seats
 
     # -- decisions -------------------------------------------------------------
     def refresh_decisions(self, actor: int | None) -> None:
@@ -449,11 +476,16 @@ def _retryable(exc: BaseException) -> bool:
 
 
 class TableManager:
-    """All live tables of one server process."""
+    """The live tables cached by one server process (a worker; the database is the truth)."""
 
     def __init__(self, db: Database, bot_delay: float = 0.8, limits: Limits | None = None,
-                 bot_workers: int = 1, db_retry_for: float = 8.0) -> None:
+                 bot_workers: int = 1, db_retry_for: float = 8.0, bus: LocalBus | PgBus | None = None) -> None:
         self.db = db
+        # several workers (PostgreSQL): notices, leases, presence; SQLite: one process owns all
+        self.bus = bus if bus is not None else make_bus(db)
+        self._notices: dict[str, set[str]] = {}  # table -> kinds of change heard, not yet caught up
+        self._catching: dict[str, asyncio.Task] = {}
+        self._loading: set[str] = set()
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         self.tables: dict[str, LiveTable] = {}
@@ -479,7 +511,7 @@ class TableManager:
         while True:
             try:
                 return await loop.run_in_executor(self._db_pool, fn, *args)
-            except Rejected:
+            except (Rejected, Conflict):
                 raise
             except Exception as exc:
                 if not _retryable(exc) or waited >= self.db_retry_for or self._closing:
@@ -532,7 +564,8 @@ class TableManager:
                     raise Rejected("bot_limit", f"Seat {i + 1}: {exc}.", 422) from None
                 except Exception as exc:  # unknown bot, bad parameters
                     raise Rejected("bad_bot", f"Seat {i + 1}: {exc}", 422) from None
-                name = self._name(spec.get("name"), f"Bot {i + 1} ({bot})", i)
+                label = f"Bot {i + 1} ({bot})"  # a long bot spec: the seat is just "Bot N"
+                name = self._name(spec.get("name"), label if len(label) <= MAX_NAME else f"Bot {i + 1}", i)
                 built.append(Seat(i, "bot", bot, name, secrets.token_urlsafe(18)))
             else:
                 raise Rejected("bad_seats", f"Seat {i + 1}: kind must be 'human' or 'bot', not {shown(kind)}.", 422)
@@ -566,6 +599,8 @@ class TableManager:
 
         await self._db(store)
         self.tables[table_id] = table
+        if not table.waiting:
+            await self.bus.claim(table_id)  # this worker drives its bots and clocks (if nobody else does)
         self.wake_bots(table)
         return table
 
@@ -604,17 +639,36 @@ class TableManager:
             if table is None:
                 if not isinstance(table_id, str) or len(table_id) > 32:
                     raise Rejected("no_table", "There is no such table.", 404)
-                loaded = await self._db(self.db.load, table_id)
-                table = self._load(table_id, loaded)
-                await self.inplay.load_extras(table)
+                self._loading.add(table_id)  # notices heard meanwhile are kept (caught up below)
+                try:
+                    loaded = await self._db(self._read_table, table_id)
+                    table = self._load(table_id, loaded)
+                    await self.inplay.load_extras(table)
+                    if self.bus.shared:
+                        table.remote_seats = await self._db(self.bus.read_presence, table_id)
+                finally:
+                    self._loading.discard(table_id)
                 self.tables[table_id] = table
                 self.wake_bots(table)
+                if self._notices.get(table_id):
+                    self._schedule_catch_up(table_id)
         return table
+
+    def _read_table(self, table_id: str) -> Any:
+        """A table's rows (a database thread): table, seats, actions, removed players."""
+        from sqlalchemy import select
+
+        with self.db.session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            kicked = set(s.scalars(select(KickedRow.player_id).where(KickedRow.table_id == table_id)))
+            return row, list(row.seats), list(row.actions), kicked
 
     def _load(self, table_id: str, loaded: Any) -> LiveTable:
         if loaded is None:
             raise Rejected("no_table", f"There is no table {shown(table_id)}.", 404)
-        row, seat_rows, action_rows = loaded
+        row, seat_rows, action_rows, kicked = loaded
         try:
             game = get_game(row.game_id)
         except KeyError:
@@ -625,6 +679,8 @@ class TableManager:
             table = self._build(table_id, game, row.num_players, row.options or {}, row.seed, seats, actions,
                                 row.created_at, row.updated_at)
             table.seed_chosen = bool(getattr(row, "seed_chosen", False))
+            table.rev = int(getattr(row, "rev", 0) or 0)
+            table.kicked = set(kicked)
             from .lobby import restore
 
             restore(table, row, seat_rows)
@@ -679,6 +735,19 @@ class TableManager:
         """
         if isinstance(version, bool) or not isinstance(version, int):
             raise Rejected("malformed", "An action message must carry the integer 'version' it was chosen at.", 422)
+        for _attempt in range(4):
+            try:
+                return await self._submit_once(table, seat, data, version, bot_epoch)
+            except Conflict:
+                # another worker changed the table first: catch this copy up, then judge the
+                # action again (still valid when only another seat's simultaneous pick came first)
+                await self.catch_up(table, {"reload"} if table.waiting else {"action"})
+                if bot_epoch is not None:
+                    break  # a bot chose on an old position: it chooses again
+        raise Rejected("stale", "The table changed while your action was stored: look again and choose anew.", 409)
+
+    async def _submit_once(self, table: LiveTable, seat: int, data: Any, version: int,
+                           bot_epoch: int | None) -> list[dict[str, Any]]:
         async with table.lock:
             if table.over:
                 raise Rejected("over", "The game is over: no more actions can be taken.", 409)
@@ -717,7 +786,9 @@ class TableManager:
             now = utcnow()
             result = self.inplay.result_extras(table, _result(after) if after.is_over() else None)
             clocks, store_clocks = self.inplay.before_commit(table, seat, after)  # same transaction
-            await self._db(self._commit, table.id, index, seat, action.to_json(), now, result, store_clocks)
+            await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8)),
+                           table.id, index, seat, action.to_json(), now, result, store_clocks)
+            table.rev += 1
             table.state = after
             table.checkpoints.append(checkpoint)
             self.inplay.after_commit(table, clocks)
@@ -734,46 +805,56 @@ class TableManager:
         return events
 
     def _commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
-                result: dict[str, Any] | None, extra: Callable[[Any], None] | None = None) -> None:
-        """Store action ``index`` (a database thread).  Safe to run again after a failure."""
+                result: dict[str, Any] | None, extra: Callable[[Any], None] | None = None,
+                expected: int = 0, nonce: str | None = None) -> None:
+        """Store action ``index`` (a database thread), one transaction.  Safe to run again after a failure.
+
+        The table row moves from revision ``expected`` to the next (``db.bump``: a worker with a
+        stale copy stores nothing and gets ``Conflict``); the notice goes out on commit.
+        """
         values: dict[str, Any] = {"updated_at": now}
         if result is not None:
             values["status"] = "finished"
             values["result"] = result
         try:
             with self.db.session() as s:
-                s.add(ActionRow(table_id=table_id, index=index, seat=seat, action=action, created_at=now))
-                s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+                bump(s, table_id, expected, **values)
+                s.add(ActionRow(table_id=table_id, index=index, seat=seat, action=action, created_at=now,
+                                nonce=nonce))
                 if extra is not None:
                     extra(s)  # the clocks (inplay.py), stored with the action
+                self.bus.publish(s, table_id, "action", v=index + 1)
                 s.commit()
-        except IntegrityError:
-            # an earlier attempt reached the database after all (the connection broke
-            # after the commit): fine when the stored row is this very action
+        except (Conflict, IntegrityError):
+            # an earlier attempt reached the database after all (the connection broke after the
+            # commit): fine when the stored row is this very submission; else another writer won
             with self.db.session() as s:
                 row = s.get(ActionRow, (table_id, index))
-                if row is None or row.seat != seat or row.action != action:
-                    raise
-                s.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
-                if extra is not None:
-                    extra(s)
-                s.commit()
+                if row is not None and nonce is not None and row.nonce == nonce:
+                    return
+            raise Conflict(table_id) from None
 
     async def mark_joined(self, table: LiveTable, seat: Seat) -> None:
         if seat.joined:
             return
-        seat.joined = True
+        index = seat.seat
 
         def store() -> None:
             with self.db.session() as s:
-                s.execute(update(SeatRow).where(SeatRow.table_id == table.id, SeatRow.seat == seat.seat)
+                s.execute(update(SeatRow).where(SeatRow.table_id == table.id, SeatRow.seat == index)
                           .values(joined=True))
+                self.bus.publish(s, table.id, "seats")
                 s.commit()
 
-        try:
-            await self._db(store)
-        except Rejected:  # the flag is shown from memory; it is stored again at the next join
-            seat.joined = False
+        async with table.lock:  # not while another worker's change is being read in (catch_up)
+            seat = table.seats[index]
+            if seat.joined:
+                return
+            seat.joined = True
+            try:
+                await self._db(store)
+            except Rejected:  # the flag is shown from memory; it is stored again at the next join
+                seat.joined = False
 
     # -- subscribers ---------------------------------------------------------
     # Nothing here awaits a socket: messages are queued (Subscriber.push).
@@ -791,11 +872,13 @@ class TableManager:
         table.subscribers.add(sub)
         self.send_state(table, sub)
         self.broadcast_presence(table, exclude=sub)
+        self.bus.presence_changed(table)  # other workers learn the seat is connected
 
     def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
         table.subscribers.discard(sub)
         self.inplay.disconnected(table, sub)  # since when the seat is away (clocks)
         self.broadcast_presence(table)
+        self.bus.presence_changed(table)
         if table.over and not table.subscribers and self.tables.get(table.id) is table:
             del self.tables[table.id]  # finished and unwatched: reloaded from the database on demand
 
@@ -807,6 +890,219 @@ class TableManager:
             if not other.push(msg):
                 table.subscribers.discard(other)
 
+    # -- several workers: changes made at other workers (bus.py) -------------------------
+    # A notice names a table and a kind of change; the rows are read here.  Notices of one
+    # table are handled one batch at a time (``_drain``), so a burst costs one catch-up.
+    FULL_KINDS = frozenset({"undo", "seats", "reload"})
+
+    def on_notify(self, msg: dict[str, Any]) -> None:
+        table_id, kind = msg.get("t"), msg.get("k")
+        if not isinstance(table_id, str) or not isinstance(kind, str):
+            return
+        if kind == "deleted":
+            live = self.tables.pop(table_id, None)
+            if live is not None and live.bot_task is not None:
+                live.bot_task.cancel()
+            return
+        if table_id not in self.tables and table_id not in self._loading:
+            return  # not cached here: read from the database when someone asks for it
+        self._notices.setdefault(table_id, set()).add(kind)
+        if table_id in self.tables:
+            self._schedule_catch_up(table_id)
+
+    def catch_up_all(self) -> None:
+        """Notices may have been missed (the LISTEN connection was lost): re-read every cached table."""
+        for table_id in list(self.tables):
+            self._notices.setdefault(table_id, set()).update({"reload", "presence", "chat"})
+            self._schedule_catch_up(table_id)
+
+    def _schedule_catch_up(self, table_id: str) -> None:
+        task = self._catching.get(table_id)
+        if task is None or task.done():
+            self._catching[table_id] = asyncio.get_running_loop().create_task(self._drain(table_id))
+
+    async def _drain(self, table_id: str) -> None:
+        try:
+            while not self._closing:
+                kinds = self._notices.pop(table_id, None)
+                table = self.tables.get(table_id)
+                if not kinds or table is None:
+                    return
+                try:
+                    await self.catch_up(table, kinds)
+                except Rejected as exc:  # the database is away: try again in a moment
+                    log.warning("table %s not caught up (%s); retrying", table_id, exc.code)
+                    self._notices.setdefault(table_id, set()).update(kinds)
+                    await asyncio.sleep(1.0)
+                except Exception:
+                    log.exception("catching up table %s failed; reloading it", table_id)
+                    self._notices.setdefault(table_id, set()).add("reload")
+                    await asyncio.sleep(1.0)
+        finally:
+            if self._catching.get(table_id) is asyncio.current_task():
+                del self._catching[table_id]
+
+    async def catch_up(self, table: LiveTable, kinds: set[str]) -> None:
+        """Bring the cached ``table`` up to the database and tell this worker's subscribers.
+
+        ``action``: append the actions stored since (and the clocks); ``play``/``chat``: the
+        clocks and flags, the new chat lines; ``undo``/``seats``/``reload``: rebuild the table
+        from its rows; ``presence``: the seats connected at other workers.
+        """
+        kinds = set(kinds)
+        was_over = table.over
+        presence = False
+        if "presence" in kinds:
+            presence = self._set_remote(table, await self._db(self.bus.read_presence, table.id))
+        changed = reset = False
+        rematch, lines = None, []
+        if kinds - {"presence"}:
+            async with table.lock:
+                full = bool(kinds & self.FULL_KINDS)
+                with_chat = full or bool(kinds & {"chat", "play"})
+                # lines may be committed out of id order by different workers: re-read a window
+                recent = list(table.chat or ())[-20:]
+                known = {line["id"] for line in table.chat or ()}
+                after = min(line["id"] for line in recent) - 1 if recent else 0
+                data = await self._db(self._read_changes, table.id, table.version, full, after if with_chat else None)
+                if data is None:  # removed meanwhile
+                    self.on_notify({"t": table.id, "k": "deleted"})
+                    return
+                if not full and not self._appendable(table, data):
+                    data = await self._db(self._read_changes, table.id, table.version, True,
+                                          after if with_chat else None)
+                    full = True
+                if data["rev"] != table.rev or data["actions"] or full:
+                    changed = True
+                    if full:
+                        reset = self._rebuild(table, data)
+                    else:
+                        self._append(table, data)
+                    table.rev = data["rev"]
+                    rematch = self.inplay.install_play(table, data["play"], data["rematch"], bump=full)
+                    self._replays.pop(table.id, None)
+                lines = [line for line in data["chat"] if line["id"] not in known]
+        if reset:
+            for sub in table.subscribers:
+                sub.sent_version = -1  # the log shrank: everyone starts again from their own view
+        if changed:
+            self.broadcast(table)
+        if rematch is not None:
+            await self.inplay.announce_rematch(table, rematch)
+        if lines:
+            self.inplay._push_lines(table, lines)
+        if presence or (changed and kinds & {"play", "seats"}):
+            self.broadcast_presence(table)
+        if changed:
+            self.wake_bots(table)
+            if table.over and not was_over:
+                for hook in self.finish_hooks:  # ratings: claimed in the database, so rated once
+                    hook(table)
+
+    def _set_remote(self, table: LiveTable, seats: set[int]) -> bool:
+        before = table.connected_seats()
+        table.remote_seats = set(seats)
+        after = table.connected_seats()
+        if after != before:
+            play = self.inplay.play(table)
+            now = self.inplay.now()
+            for p in before - after:
+                play.gone_since[p] = now  # since when the seat is away (clocks)
+        return after != before
+
+    def _read_changes(self, table_id: str, version: int, full: bool, chat_after: int | None) -> dict[str, Any] | None:
+        """What changed (a database thread, one consistent snapshot on PostgreSQL)."""
+        from sqlalchemy import select
+
+        from . import chat as chatmod
+        from .db import ChatRow, PlayRow
+
+        with self.db.session() as s:
+            if self.db.shared:
+                s.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            out: dict[str, Any] = {"rev": int(row.rev or 0), "row": row}
+            if full:
+                out["seats"] = list(row.seats)
+                out["all_actions"] = list(row.actions)
+                out["kicked"] = set(s.scalars(select(KickedRow.player_id).where(KickedRow.table_id == table_id)))
+                out["actions"] = []
+            else:
+                out["actions"] = list(s.scalars(select(ActionRow).where(
+                    ActionRow.table_id == table_id, ActionRow.index >= max(0, version - 1)).order_by(ActionRow.index)))
+            play = s.get(PlayRow, table_id)
+            out["play"], out["rematch"] = (play.data, play.rematch) if play is not None else (None, None)
+            out["chat"] = []
+            if chat_after is not None:
+                rows = s.scalars(select(ChatRow).where(ChatRow.table_id == table_id, ChatRow.id > chat_after)
+                                 .order_by(ChatRow.id.desc()).limit(chatmod.KEEP)).all()
+                out["chat"] = [chatmod.line_json(r) for r in reversed(rows)]
+            return out
+
+    @staticmethod
+    def _same(a: Any, b: Any) -> bool:
+        import json
+
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+    def _appendable(self, table: LiveTable, data: dict[str, Any]) -> bool:
+        """The stored history is this copy's history plus new actions (nothing rewritten)."""
+        rows = data["actions"]
+        v = table.version
+        if v > 0:
+            if not rows or rows[0].index != v - 1:
+                return False
+            seat, action = table.match.actions[-1]
+            if rows[0].seat != seat or not self._same(rows[0].action, action):
+                return False
+            rows = rows[1:]
+        if any(r.index != v + i for i, r in enumerate(rows)):
+            return False
+        data["actions"] = rows
+        return True
+
+    def _append(self, table: LiveTable, data: dict[str, Any]) -> None:
+        for r in data["actions"]:
+            action = table.game.action_from_json(r.action)
+            table.checkpoints.append(inplay.is_checkpoint(table.state, r.seat, action))
+            table.events.append(table.state.apply(r.seat, action))
+            table.match.record(r.seat, action)
+            table.refresh_decisions(r.seat)
+        table.updated_at = data["row"].updated_at
+
+    def _rebuild(self, table: LiveTable, data: dict[str, Any]) -> bool:
+        """Replace the copy's contents by the stored table; True when its history was rewritten."""
+        fresh = self._load(table.id, (data["row"], data["seats"], data["all_actions"], data["kicked"]))
+        old = table.match.actions
+        rewritten = len(fresh.match.actions) < len(old) or not self._same(fresh.match.actions[:len(old)], old)
+        for name in ("seats", "match", "state", "events", "checkpoints", "decision_since", "legal_ids", "waiting",
+                     "private", "host_seat", "host_player", "kicked", "updated_at", "seed_chosen"):
+            setattr(table, name, getattr(fresh, name))
+        table.bots = {}
+        return rewritten
+
+    async def took_over(self, table_id: str) -> None:
+        """This worker now holds the table's lease (bus.py): it drives its bots and clocks."""
+        try:
+            known = table_id in self.tables
+            table = await self.get(table_id)
+            if known:
+                await self.catch_up(table, {"action"})
+            await self.inplay.take_over(table)
+            log.info("worker %s drives table %s", self.bus.worker, table_id)
+        except Rejected as exc:
+            log.warning("table %s taken over but not loaded: %s", table_id, exc.message)
+            return
+        self.wake_bots(table)
+
+    def lost(self, table_id: str) -> None:
+        """The lease went (its connection broke): stop driving the table's bots."""
+        table = self.tables.get(table_id)
+        if table is not None and table.bot_task is not None and not table.bot_task.done():
+            table.bot_task.cancel()
+
     # -- bots ------------------------------------------------------------------
     def bots_to_move(self, table: LiveTable) -> list[int]:
         if table.waiting:
@@ -814,7 +1110,8 @@ class TableManager:
         return [p for p in table.state.to_move() if self.inplay.bot_plays(table, p)]  # bots and away seats
 
     def wake_bots(self, table: LiveTable) -> None:
-        if self._closing or not self.bots_to_move(table):
+        # only the worker holding the table's lease moves its bots (bus.py)
+        if self._closing or not self.bus.owns(table.id) or not self.bots_to_move(table):
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -828,7 +1125,8 @@ class TableManager:
         """Play the bots' moves until a person is to move; never give up on a database error."""
         failures = 0
         while not self._closing:
-            if not self.bots_to_move(table) or self.tables.get(table.id) is not table:
+            if not self.bots_to_move(table) or self.tables.get(table.id) is not table \
+                    or not self.bus.owns(table.id):
                 return
             await asyncio.sleep(self.bot_delay if not failures else min(30.0, 0.5 * 2 ** (failures - 1)))
             try:
@@ -931,20 +1229,30 @@ class TableManager:
         for table_id in expired:
             live = self.tables.get(table_id)
             if live is not None:
-                if live.subscribers:
+                if live.subscribers or live.remote_seats:
                     continue  # someone is watching it
                 if live.bot_task is not None:
                     live.bot_task.cancel()
                 del self.tables[table_id]
-            await self._db(self.db.delete_table, table_id)
+            await self._db(self._delete, table_id)
             removed.append(table_id)
         if removed:
             log.info("removed %d expired tables", len(removed))
         return removed
 
+    def _delete(self, table_id: str) -> None:
+        self.db.delete_table(table_id)
+        if self.bus.shared:
+            with self.db.session() as s:
+                self.bus.publish(s, table_id, "deleted")
+                s.commit()
+
     async def close(self) -> None:
         self._closing = True
         await self.inplay.close()  # stop the clocks' loop, last heartbeat
+        await self.bus.close()  # leases and presence rows go; notices stop
+        for task in list(self._catching.values()):
+            task.cancel()
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task and not t.bot_task.done()]
         if self._maintenance is not None:
             tasks.append(self._maintenance)

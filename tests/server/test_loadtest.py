@@ -1,0 +1,86 @@
+"""`gemtable loadtest`: tiny runs against private servers; the report's shape, no timing claims."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+from gemtable.cli.main import app
+from gemtable.server.loadtest import Driver, _pg_bin, proc_sample, run_loadtest
+
+PHASE_KEYS = {"phase", "seconds", "actions_sent", "actions_acked", "actions_per_s", "own_ms", "other_ms",
+              "errors", "games_finished", "server_cpu_pct", "server_rss_mb", "db_cpu_pct", "driver_cpu_pct",
+              "driver_lag_ms"}
+DIST_KEYS = {"n", "p50", "p95", "p99", "max"}
+
+
+def _check_report(report, tables, workers, db):
+    assert report["config"]["tables"] == tables and report["config"]["workers"] == workers
+    assert report["config"]["db"] == db
+    setup = report["setup"]
+    assert setup["tables"] == tables and setup["seats_connected"] == 2 * tables
+    assert setup["failures"] == {} and setup["rate_limited_429"] == 0
+    # per table: two guests, the table, the join
+    assert setup["http_requests"] >= 4 * tables
+    assert [p["phase"] for p in report["phases"]] == ["warmup", "measured"]
+    for row in report["phases"]:
+        assert set(row) >= PHASE_KEYS
+        assert set(row["own_ms"]) == DIST_KEYS and set(row["other_ms"]) == DIST_KEYS
+        assert row["errors"]["total"] == 0, row["errors"]
+        # every acknowledged action has its own-seat latency; the other seat saw it too
+        assert row["own_ms"]["n"] == row["actions_acked"] <= row["actions_sent"]
+        assert row["server_rss_mb"] > 0 and row["server_cpu_pct"] >= 0 and row["driver_cpu_pct"] >= 0
+    measured = report["phases"][-1]
+    assert measured["actions_acked"] > 0 and measured["other_ms"]["n"] > 0, (
+        "no action was answered: with several workers, does each worker hear of the others' changes?")
+    assert measured["own_ms"]["p50"] <= measured["own_ms"]["p99"] <= measured["own_ms"]["max"]
+    assert report["errors"] == 0
+    assert "worker_exits" not in report
+
+
+def test_tiny_run_one_worker_sqlite_through_the_cli():
+    result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--seconds", "3", "--warmup", "1",
+                                      "--think", "0.3", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    _check_report(report, tables=2, workers=1, db="sqlite-temp")
+    assert report["phases"][-1]["db_cpu_pct"] is None  # SQLite lives in the server process
+
+
+@pytest.mark.skipif(_pg_bin() is None or (os.geteuid() == 0 and shutil.which("runuser") is None),
+                    reason="PostgreSQL server binaries are not installed")
+def test_tiny_run_two_workers_on_a_temporary_postgresql():
+    pytest.importorskip("psycopg")
+    # the two seats of each table sit on different workers: every action crosses workers
+    report = run_loadtest(tables=3, seconds=3, warmup=1, think=0.3, workers=2, db="postgres-temp")
+    _check_report(report, tables=3, workers=2, db="postgres-temp")
+    assert report["phases"][-1]["db_cpu_pct"] is not None
+
+
+def test_seats_of_a_table_sit_on_different_workers():
+    driver = Driver(["http://a", "http://b"], tables=5, seconds=1, warmup=0, think=1, game="splendor",
+                    players=2, seed=1, compression=True)
+    for table in driver.tables:
+        assert len({seat.base for seat in table.seats}) == 2
+    # and the tables' first seats alternate between the workers
+    assert [t.seats[0].base for t in driver.tables[:2]] == ["http://a", "http://b"]
+
+
+def test_several_workers_need_postgresql_and_bounds_hold():
+    with pytest.raises(ValueError, match="PostgreSQL"):
+        run_loadtest(tables=1, seconds=1, workers=2)
+    with pytest.raises(ValueError, match="tables"):
+        run_loadtest(tables=2001, seconds=1)
+    with pytest.raises(ValueError, match="seconds"):
+        run_loadtest(tables=1, seconds=601)
+    with pytest.raises(ValueError, match="players"):
+        run_loadtest(tables=1, seconds=1, players=7)
+
+
+def test_process_sample_reads_proc():
+    cpu, rss = proc_sample([os.getpid()])
+    assert cpu > 0 and rss > 1
