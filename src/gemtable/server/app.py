@@ -405,6 +405,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         return {"game": game.id, "players": n, "view": state.view(None),
                 "to_move": list(state.to_move())}
 
+    @app.get("/api/health", tags=["server"], summary="200 {\"ok\": true} when the database answers; else 503",
+             responses={503: {"description": "the database does not answer"}})
+    async def health():
+        if await manager().healthy():
+            return SafeJSONResponse({"ok": True}, headers={"Cache-Control": "no-store"})
+        return SafeJSONResponse({"ok": False, "error": "database", "detail": "The database does not answer."},
+                                status_code=503, headers={"Cache-Control": "no-store"})
+
     @app.get("/api/bots", tags=["games"], summary="Bot levels and kinds a seat can hold")
     def list_bots() -> dict[str, Any]:
         from gemtable.bots import BOT_KINDS, LEVELS

@@ -10,7 +10,11 @@ One interface, two implementations:
   * **Notices.**  Every change of a table is announced with ``pg_notify`` inside
     the transaction that stores it (``publish``), so a notice is delivered only
     when the change is committed, in commit order.  The payload is small JSON
-    (table id, kind, the sender); receivers read the rows.  Each worker holds
+    (table id, kind, the sender); receivers read the rows.  An action's notice
+    (``action_notice``, sent by the commit's ``UPDATE … RETURNING pg_notify``)
+    also carries the action, its revision and the clocks: a worker whose copy
+    is exactly one revision behind applies it without reading (on any gap, or
+    when the payload was too big to carry it, the rows are read).  Each worker holds
     one dedicated ``LISTEN`` connection (psycopg 3, async) and hands notices to
     ``TableManager.on_notify``, which catches its cached copy up and tells its
     own subscribers.  If the LISTEN connection is lost, every cached table is
@@ -46,6 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("gemtable.server")
 
 CHANNEL = "gemtable"
+NOTICE_MAX = 7900  # bytes of a notice's payload (PostgreSQL refuses 8000 and more)
 LOCK_SPACE = 7469767361  # seed of hashtextextended(): the lock keys of table leases
 
 
@@ -63,6 +68,9 @@ class LocalBus:
 
     def publish(self, session: Any, table_id: str, kind: str, **extra: Any) -> None:
         pass
+
+    def action_notice(self, table_id: str, **fields: Any) -> tuple[str, str] | None:
+        return None  # nobody to tell
 
     def owns(self, table_id: str) -> bool:
         return True
@@ -121,6 +129,20 @@ class PgBus:
 
         payload = json.dumps({"t": table_id, "k": kind, "w": self.worker, **extra}, separators=(",", ":"))
         session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
+
+    def action_notice(self, table_id: str, **fields: Any) -> tuple[str, str] | None:
+        """(channel, payload) of an action's notice, sent by the commit's ``db.bump`` statement.
+
+        ``fields``: the new version ``v`` and revision ``r``, and what a worker holding the
+        copy one revision behind needs to apply the action without reading the database:
+        seat ``s``, action ``a``, ``updated_at`` ``u`` and the clocks ``p`` (timed tables).
+        A payload over PostgreSQL's limit (8000 bytes) goes without them: receivers read.
+        """
+        payload = json.dumps({"t": table_id, "k": "action", "w": self.worker, **fields}, separators=(",", ":"))
+        if len(payload.encode("utf-8")) > NOTICE_MAX:
+            slim = {k: fields[k] for k in ("v", "r") if k in fields}
+            payload = json.dumps({"t": table_id, "k": "action", "w": self.worker, **slim}, separators=(",", ":"))
+        return CHANNEL, payload
 
     async def _connect(self) -> Any:
         import os

@@ -173,9 +173,10 @@ class Database:
         kwargs: dict[str, Any] = {"future": True}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
-        else:
-            # a database that went away and came back: test pooled connections before use
-            kwargs["pool_pre_ping"] = True
+        # PostgreSQL: no pool_pre_ping (a round trip before every transaction).  A database that
+        # went away and came back breaks the pooled connections' first use instead: SQLAlchemy
+        # sees a disconnection, invalidates the pool, and the server's callers try again on a
+        # fresh connection (TableManager._db retries such errors; tested in test_perf.py).
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
 
@@ -227,6 +228,24 @@ class Database:
 
     def session(self) -> Session:
         return self.sessions()
+
+    def ping(self) -> None:
+        """A trivial query (health checks); raises when the database does not answer.
+
+        A pooled connection broken by a database restart is noticed here and
+        the pool replaced: one more try on a fresh connection.
+        """
+        from sqlalchemy import text
+        from sqlalchemy.exc import DBAPIError
+
+        for attempt in range(2):
+            try:
+                with self.engine.connect() as conn:
+                    conn.execute(text("SELECT 1")).scalar_one()
+                return
+            except DBAPIError as exc:
+                if attempt or not exc.connection_invalidated:
+                    raise
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -384,16 +403,44 @@ class Conflict(Exception):
     """The table changed in the database since this worker's copy was built (another worker)."""
 
 
-def bump(session, table_id: str, expected: int, **values: Any) -> None:
+def bump(session, table_id: str, expected: int, notify: tuple[str, str] | None = None, **values: Any) -> None:
     """In a writing transaction: move the table from revision ``expected`` to the next one.
 
     The row lock taken here orders concurrent writers (PostgreSQL); a writer
     whose copy is stale matches no row and gets ``Conflict`` (its transaction
-    is rolled back by the caller's session).
-    """
-    from sqlalchemy import update
+    is rolled back by the caller's session or connection).  ``session`` is an
+    ORM session or a Core connection (the action hot path); the statement is
+    a Core one either way (no ORM bulk-update bookkeeping).
 
-    res = session.execute(update(TableRow).where(TableRow.id == table_id, TableRow.rev == expected)
-                          .values(rev=expected + 1, **values))
-    if res.rowcount != 1:
+    ``notify``: (channel, payload) of a PostgreSQL notice sent by the same
+    statement (``RETURNING pg_notify(...)``: one round trip less; only when
+    the row matched, delivered on commit like any notice).
+    """
+    stmt = _bump_statement(tuple(sorted(values)), notify is not None)
+    params = {"b_id": table_id, "b_expected": expected, "b_rev": expected + 1,
+              **{"v_" + k: v for k, v in values.items()}}
+    if notify is not None:
+        params["b_channel"], params["b_payload"] = notify
+        if len(session.execute(stmt, params).all()) != 1:
+            raise Conflict(table_id)
+        return
+    if session.execute(stmt, params).rowcount != 1:
         raise Conflict(table_id)
+
+
+_BUMPS: dict[tuple[tuple[str, ...], bool], Any] = {}
+
+
+def _bump_statement(columns: tuple[str, ...], notify: bool) -> Any:
+    """``bump``'s UPDATE for these columns, built once (building a statement per action costs CPU)."""
+    stmt = _BUMPS.get((columns, notify))
+    if stmt is None:
+        from sqlalchemy import bindparam, func, update
+
+        t = TableRow.__table__
+        stmt = (update(t).where(t.c.id == bindparam("b_id"), t.c.rev == bindparam("b_expected"))
+                .values(rev=bindparam("b_rev"), **{c: bindparam("v_" + c) for c in columns}))
+        if notify:
+            stmt = stmt.returning(func.pg_notify(bindparam("b_channel"), bindparam("b_payload")))
+        _BUMPS[(columns, notify)] = stmt
+    return stmt

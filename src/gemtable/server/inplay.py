@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, update
+from sqlalchemy.orm import Session
 
 from gemtable.core import Match
 from gemtable.core.undo import undo_span
@@ -100,6 +101,13 @@ def _rejected(code: str, message: str, status: int = 409):
 
 
 def save_play(session, table_id: str, play: PlayState) -> None:
+    """Store a table's play row: ``session`` is an ORM session or a Core connection (hot path)."""
+    if not isinstance(session, Session):
+        t = PlayRow.__table__
+        values = {"data": play.to_json(), "rematch": play.rematch}
+        if session.execute(update(t).where(t.c.table_id == table_id).values(**values)).rowcount != 1:
+            session.execute(t.insert().values(table_id=table_id, **values))
+        return
     row = session.get(PlayRow, table_id)
     if row is None:
         session.add(PlayRow(table_id=table_id, data=play.to_json(), rematch=play.rematch))

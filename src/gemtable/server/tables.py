@@ -309,8 +309,12 @@ class LiveTable:
                 out.append(entry)
         return out
 
-    def payload(self, viewer: int | None, since: int = -1) -> dict[str, Any]:
-        """The message a seat (or a spectator) receives: its own view and legal actions."""
+    def payload(self, viewer: int | None, since: int = -1, summary: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The message a seat (or a spectator) receives: its own view and legal actions.
+
+        ``summary``: this table's ``summary()`` when the caller already built it (a broadcast
+        builds it once for every subscriber; the dict is shared, never modified).
+        """
         state = self.state
         movers = list(state.to_move())
         legal: list[dict[str, Any]] = []
@@ -326,7 +330,7 @@ class LiveTable:
         reset = since < 0
         msg: dict[str, Any] = {
             "type": "state",
-            "table": self.summary(),
+            "table": self.summary() if summary is None else summary,
             "seat": viewer,
             "version": self.version,
             "decision_version": self.decision_since[viewer] if viewer is not None else None,
@@ -467,6 +471,9 @@ class FairPool:
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
+ACTIONS_INSERT = ActionRow.__table__.insert()
+DB_THREADS_SHARED = 4  # database threads per worker on PostgreSQL (SQLite: 1)
+
 # database errors worth trying again: locks, lost connections, a server restarting
 RETRYABLE = (OperationalError,)
 
@@ -479,11 +486,13 @@ class TableManager:
     """The live tables cached by one server process (a worker; the database is the truth)."""
 
     def __init__(self, db: Database, bot_delay: float = 0.8, limits: Limits | None = None,
-                 bot_workers: int = 1, db_retry_for: float = 8.0, bus: LocalBus | PgBus | None = None) -> None:
+                 bot_workers: int = 1, db_retry_for: float = 8.0, bus: LocalBus | PgBus | None = None,
+                 db_threads: int | None = None) -> None:
         self.db = db
         # several workers (PostgreSQL): notices, leases, presence; SQLite: one process owns all
         self.bus = bus if bus is not None else make_bus(db)
         self._notices: dict[str, set[str]] = {}  # table -> kinds of change heard, not yet caught up
+        self._notes: dict[str, list[dict[str, Any]]] = {}  # table -> action notices heard (in order)
         self._catching: dict[str, asyncio.Task] = {}
         self._loading: set[str] = set()
         self.bot_delay = bot_delay
@@ -493,7 +502,11 @@ class TableManager:
         self._load_lock = asyncio.Lock()
         self._closing = False
         self.db_retry_for = db_retry_for
-        self._db_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="gemtable-db")
+        # database threads: SQLite has one writer anyway (more threads only fight the event loop for
+        # the GIL and wait on the file lock); PostgreSQL's round trips overlap in a few threads
+        if db_threads is None:
+            db_threads = DB_THREADS_SHARED if db.shared else 1
+        self._db_pool = ThreadPoolExecutor(max_workers=max(1, db_threads), thread_name_prefix="gemtable-db")
         self.bot_pool = FairPool(bot_workers)
         self._maintenance: asyncio.Task | None = None
         self.finish_hooks: list[Callable[[LiveTable], None]] = []  # called once a table's game is over
@@ -522,6 +535,16 @@ class TableManager:
                 await asyncio.sleep(delay)
                 waited += delay
                 delay = min(delay * 2, 1.0)
+
+    async def healthy(self, timeout: float = 3.0) -> bool:
+        """The database answers a trivial query within ``timeout`` seconds (no retries)."""
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(loop.run_in_executor(self._db_pool, self.db.ping), timeout)
+            return True
+        except Exception as exc:
+            log.warning("health check: the database did not answer (%s)", type(exc).__name__)
+            return False
 
     # -- creation ------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any, seats: Any, seed: Any = None,
@@ -786,7 +809,8 @@ class TableManager:
             now = utcnow()
             result = self.inplay.result_extras(table, _result(after) if after.is_over() else None)
             clocks, store_clocks = self.inplay.before_commit(table, seat, after)  # same transaction
-            await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8)),
+            await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8),
+                                             play=clocks.to_json() if clocks is not None else None),
                            table.id, index, seat, action.to_json(), now, result, store_clocks)
             table.rev += 1
             table.state = after
@@ -806,25 +830,31 @@ class TableManager:
 
     def _commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
                 result: dict[str, Any] | None, extra: Callable[[Any], None] | None = None,
-                expected: int = 0, nonce: str | None = None) -> None:
+                expected: int = 0, nonce: str | None = None, play: dict[str, Any] | None = None) -> None:
         """Store action ``index`` (a database thread), one transaction.  Safe to run again after a failure.
 
         The table row moves from revision ``expected`` to the next (``db.bump``: a worker with a
-        stale copy stores nothing and gets ``Conflict``); the notice goes out on commit.
+        stale copy stores nothing and gets ``Conflict``); the notice, sent by the same statement,
+        goes out on commit and carries the action (and ``play``, the clocks stored with it), so
+        other workers one revision behind apply it without reading (``_apply_notes``).
         """
         values: dict[str, Any] = {"updated_at": now}
         if result is not None:
             values["status"] = "finished"
             values["result"] = result
         try:
-            with self.db.session() as s:
-                bump(s, table_id, expected, **values)
-                s.add(ActionRow(table_id=table_id, index=index, seat=seat, action=action, created_at=now,
-                                nonce=nonce))
+            # SQLAlchemy Core on one connection (no ORM session: this is the per-action hot path)
+            fields: dict[str, Any] = {"v": index + 1, "r": expected + 1, "s": seat, "a": action,
+                                      "u": now.isoformat()}
+            if play is not None:
+                fields["p"] = play
+            notice = self.bus.action_notice(table_id, **fields)
+            with self.db.engine.begin() as conn:
+                bump(conn, table_id, expected, notify=notice, **values)
+                conn.execute(ACTIONS_INSERT, {"table_id": table_id, "index": index, "seat": seat,
+                                              "action": action, "created_at": now, "nonce": nonce})
                 if extra is not None:
-                    extra(s)  # the clocks (inplay.py), stored with the action
-                self.bus.publish(s, table_id, "action", v=index + 1)
-                s.commit()
+                    extra(conn)  # the clocks (inplay.py), stored with the action
         except (Conflict, IntegrityError):
             # an earlier attempt reached the database after all (the connection broke after the
             # commit): fine when the stored row is this very submission; else another writer won
@@ -859,11 +889,25 @@ class TableManager:
     # -- subscribers ---------------------------------------------------------
     # Nothing here awaits a socket: messages are queued (Subscriber.push).
     def broadcast(self, table: LiveTable) -> None:
+        """Every subscriber its own view: the public summary is built once, and spectators who
+        saw the same version share one message (what they are sent is the same)."""
+        if not table.subscribers:
+            return
+        summary = table.summary()
+        shared: dict[int, dict[str, Any]] = {}  # spectators' messages by the version they saw
         for sub in list(table.subscribers):
-            self.send_state(table, sub)
+            if sub.seat is None:
+                msg = shared.get(sub.sent_version)
+                if msg is None:
+                    msg = shared[sub.sent_version] = table.payload(None, sub.sent_version, summary)
+                self._push_state(table, sub, msg)
+            else:
+                self._push_state(table, sub, table.payload(sub.seat, sub.sent_version, summary))
 
     def send_state(self, table: LiveTable, sub: Subscriber) -> None:
-        msg = table.payload(sub.seat, sub.sent_version)
+        self._push_state(table, sub, table.payload(sub.seat, sub.sent_version))
+
+    def _push_state(self, table: LiveTable, sub: Subscriber, msg: dict[str, Any]) -> None:
         sub.sent_version = table.version
         if not sub.push(msg):
             table.subscribers.discard(sub)
@@ -883,6 +927,8 @@ class TableManager:
             del self.tables[table.id]  # finished and unwatched: reloaded from the database on demand
 
     def broadcast_presence(self, table: LiveTable, exclude: Subscriber | None = None) -> None:
+        if not any(other is not exclude for other in table.subscribers):
+            return
         msg = {"type": "presence", "table": table.summary()}
         for other in list(table.subscribers):
             if other is exclude:
@@ -907,6 +953,8 @@ class TableManager:
         if table_id not in self.tables and table_id not in self._loading:
             return  # not cached here: read from the database when someone asks for it
         self._notices.setdefault(table_id, set()).add(kind)
+        if kind == "action":
+            self._notes.setdefault(table_id, []).append(msg)
         if table_id in self.tables:
             self._schedule_catch_up(table_id)
 
@@ -925,11 +973,12 @@ class TableManager:
         try:
             while not self._closing:
                 kinds = self._notices.pop(table_id, None)
+                notes = self._notes.pop(table_id, None)
                 table = self.tables.get(table_id)
                 if not kinds or table is None:
                     return
                 try:
-                    await self.catch_up(table, kinds)
+                    await self.catch_up(table, kinds, notes)
                 except Rejected as exc:  # the database is away: try again in a moment
                     log.warning("table %s not caught up (%s); retrying", table_id, exc.code)
                     self._notices.setdefault(table_id, set()).update(kinds)
@@ -942,12 +991,17 @@ class TableManager:
             if self._catching.get(table_id) is asyncio.current_task():
                 del self._catching[table_id]
 
-    async def catch_up(self, table: LiveTable, kinds: set[str]) -> None:
+    async def catch_up(self, table: LiveTable, kinds: set[str], notes: list[dict[str, Any]] | None = None) -> None:
         """Bring the cached ``table`` up to the database and tell this worker's subscribers.
 
         ``action``: append the actions stored since (and the clocks); ``play``/``chat``: the
         clocks and flags, the new chat lines; ``undo``/``seats``/``reload``: rebuild the table
         from its rows; ``presence``: the seats connected at other workers.
+
+        ``notes``: the action notices heard.  When actions are all that changed and the notices
+        carry them, one after the other from this copy's revision, they are applied without
+        reading the database (``_apply_notes``); anything else (a gap, a notice without its
+        action, another kind of change) reads the rows.
         """
         kinds = set(kinds)
         was_over = table.over
@@ -964,24 +1018,33 @@ class TableManager:
                 recent = list(table.chat or ())[-20:]
                 known = {line["id"] for line in table.chat or ()}
                 after = min(line["id"] for line in recent) - 1 if recent else 0
-                data = await self._db(self._read_changes, table.id, table.version, full, after if with_chat else None)
-                if data is None:  # removed meanwhile
-                    self.on_notify({"t": table.id, "k": "deleted"})
-                    return
-                if not full and not self._appendable(table, data):
-                    data = await self._db(self._read_changes, table.id, table.version, True,
+                fast = None  # True/False: applied from the notices (changed or not); None: read
+                if not full and not with_chat and notes and kinds - {"presence"} == {"action"}:
+                    fast = self._apply_notes(table, notes)
+                if fast is not None:
+                    changed = fast
+                    if changed:
+                        self._replays.pop(table.id, None)
+                else:
+                    data = await self._db(self._read_changes, table.id, table.version, full,
                                           after if with_chat else None)
-                    full = True
-                if data["rev"] != table.rev or data["actions"] or full:
-                    changed = True
-                    if full:
-                        reset = self._rebuild(table, data)
-                    else:
-                        self._append(table, data)
-                    table.rev = data["rev"]
-                    rematch = self.inplay.install_play(table, data["play"], data["rematch"], bump=full)
-                    self._replays.pop(table.id, None)
-                lines = [line for line in data["chat"] if line["id"] not in known]
+                    if data is None:  # removed meanwhile
+                        self.on_notify({"t": table.id, "k": "deleted"})
+                        return
+                    if not full and not self._appendable(table, data):
+                        data = await self._db(self._read_changes, table.id, table.version, True,
+                                              after if with_chat else None)
+                        full = True
+                    if data["rev"] != table.rev or data["actions"] or full:
+                        changed = True
+                        if full:
+                            reset = self._rebuild(table, data)
+                        else:
+                            self._append(table, data)
+                        table.rev = data["rev"]
+                        rematch = self.inplay.install_play(table, data["play"], data["rematch"], bump=full)
+                        self._replays.pop(table.id, None)
+                    lines = [line for line in data["chat"] if line["id"] not in known]
         if reset:
             for sub in table.subscribers:
                 sub.sent_version = -1  # the log shrank: everyone starts again from their own view
@@ -998,6 +1061,44 @@ class TableManager:
             if table.over and not was_over:
                 for hook in self.finish_hooks:  # ratings: claimed in the database, so rated once
                     hook(table)
+
+    def _apply_notes(self, table: LiveTable, notes: list[dict[str, Any]]) -> bool | None:
+        """Apply the actions carried by ``notes`` (under the table's lock) without reading.
+
+        Notices this copy already has (an earlier read covered them) are skipped; the rest must
+        each carry its action and follow one another from this copy's revision and version.
+        None (nothing changed) when they do not: the caller reads the rows instead.  True when
+        actions were applied, False when there was nothing new.
+        """
+        rev, version = table.rev, table.version
+        todo = []
+        for note in notes:
+            r, v = note.get("r"), note.get("v")
+            if not isinstance(r, int) or not isinstance(v, int):
+                return None
+            if r <= rev and not todo:
+                if v > version:
+                    return None  # the revision is known but not the action: read
+                continue  # already here
+            if r != rev + 1 or v != version + 1 or not isinstance(note.get("s"), int) \
+                    or not 0 <= note["s"] < table.num_players or "a" not in note or "u" not in note:
+                return None  # a gap, or a notice too big to carry its action
+            todo.append(note)
+            rev, version = r, v
+        if not todo:
+            return False
+        for note in todo:  # a failure part-way raises: the caller's caller rebuilds the table
+            seat = note["s"]
+            action = table.game.action_from_json(note["a"])
+            table.checkpoints.append(inplay.is_checkpoint(table.state, seat, action))
+            table.events.append(table.state.apply(seat, action))
+            table.match.record(seat, action)
+            table.refresh_decisions(seat)
+            table.rev = note["r"]
+            table.updated_at = dt.datetime.fromisoformat(note["u"])
+            if note.get("p") is not None:  # the clocks stored with the action
+                self.inplay.install_play(table, note["p"], self.inplay.play(table).rematch)
+        return True
 
     def _set_remote(self, table: LiveTable, seats: set[int]) -> bool:
         before = table.connected_seats()

@@ -1,0 +1,200 @@
+"""Less work per action (issue 17): notices that carry the action, the health check, and what the
+hot path relies on (a database restart without ``pool_pre_ping``).
+
+The PostgreSQL tests run two ``TableManager``s (two workers) on one event loop in this process,
+sharing a throw-away cluster (``postgres_url``; skipped without the server binaries).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from gemtable.server.bus import NOTICE_MAX, PgBus
+from gemtable.server.db import Database
+from gemtable.server.limits import Limits
+from gemtable.server.tables import TableManager
+
+HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+
+
+async def _worker(url: str) -> TableManager:
+    m = TableManager(Database(url), bot_delay=0.0, limits=Limits.relaxed())
+    await m.bus.start(m)
+    return m
+
+
+async def _close(*managers: TableManager) -> None:
+    for m in managers:
+        await m.close()
+        m.db.dispose()
+
+
+async def _until(pred, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition did not come true in time")
+        await asyncio.sleep(0.02)
+
+
+def _counting_reads(m: TableManager) -> list[int]:
+    """Count the catch-up reads of ``m`` (``_read_changes``) while keeping them working."""
+    reads: list[int] = []
+    real = m._read_changes
+
+    def counted(*args):
+        reads.append(args[1])
+        return real(*args)
+
+    m._read_changes = counted
+    return reads
+
+
+def _same_copy(a, b) -> None:
+    assert b.version == a.version and b.rev == a.rev
+    assert b.match.actions == a.match.actions
+    for viewer in (None, 0, 1):
+        assert json.dumps(b.state.view(viewer), sort_keys=True) == json.dumps(a.state.view(viewer), sort_keys=True)
+    assert b.decision_since == a.decision_since and b.checkpoints == a.checkpoints
+    assert b.updated_at == a.updated_at
+
+
+def test_a_worker_one_version_behind_applies_the_action_from_the_notice(postgres_url, toy_registered):
+    async def scenario():
+        one, two = await _worker(postgres_url), await _worker(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            copy = await two.get(table.id)  # cached at the second worker too
+            reads = _counting_reads(two)
+            await one.submit(table, 0, {"type": "pick", "n": 1}, 0)
+            await _until(lambda: copy.version == 1)
+            await one.submit(table, 1, {"type": "pick", "n": 2}, 0)
+            await _until(lambda: copy.version == 2)
+            assert reads == []  # both applied from the notices, nothing read
+            _same_copy(table, copy)
+            # the second worker's copy is good to write from: its next action is accepted there
+            await two.submit(copy, 0, {"type": "pick", "n": 3}, copy.version)
+            await _until(lambda: table.version == 3)
+            _same_copy(copy, table)
+        finally:
+            await _close(one, two)
+
+    asyncio.run(scenario())
+
+
+def test_a_missed_notice_is_a_gap_the_worker_reads_the_rows(postgres_url, toy_registered):
+    async def scenario():
+        one, two = await _worker(postgres_url), await _worker(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            copy = await two.get(table.id)
+            reads = _counting_reads(two)
+            heard = two.on_notify
+            dropped: list[dict] = []
+
+            def lossy(msg):  # the first action notice never arrives
+                if msg.get("k") == "action" and not dropped:
+                    dropped.append(msg)
+                    return
+                heard(msg)
+
+            two.on_notify = lossy  # what the bus calls with every notice
+            await one.submit(table, 0, {"type": "pick", "n": 1}, 0)
+            await _until(lambda: bool(dropped))
+            await asyncio.sleep(0.2)
+            assert copy.version == 0
+            await one.submit(table, 1, {"type": "pick", "n": 2}, 0)
+            await _until(lambda: copy.version == 2)
+            assert reads == [0]  # revision 2 after 0: a gap, so the rows were read (from version 0)
+            _same_copy(table, copy)
+        finally:
+            await _close(one, two)
+
+    asyncio.run(scenario())
+
+
+def test_notices_apply_only_in_order_and_only_with_their_action(postgres_url, toy_registered):
+    """``_apply_notes`` refuses (None: read instead) anything but the actions right after the copy."""
+    async def scenario():
+        one = await _worker(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            r, v = table.rev, table.version
+            note = {"t": table.id, "k": "action", "r": r + 1, "v": v + 1, "s": 0, "a": {"type": "pick", "n": 1},
+                    "u": "2026-01-01T00:00:00"}
+            assert one._apply_notes(table, [dict(note, r=r + 2)]) is None  # a revision skipped
+            assert one._apply_notes(table, [dict(note, v=v + 2)]) is None  # a version skipped
+            assert one._apply_notes(table, [{k: x for k, x in note.items() if k != "a"}]) is None  # too big
+            assert one._apply_notes(table, [note, dict(note, r=r + 3, v=v + 2)]) is None
+            assert table.version == v and table.rev == r  # nothing applied by a refused batch
+            assert one._apply_notes(table, [dict(note, r=r, v=v)]) is False  # already here
+            assert one._apply_notes(table, [note]) is True
+            assert table.version == v + 1 and table.rev == r + 1
+        finally:
+            await _close(one)
+
+    asyncio.run(scenario())
+
+
+def test_a_notice_too_big_for_postgresql_goes_without_its_action():
+    bus = PgBus.__new__(PgBus)
+    bus.worker = "w"
+    _, small = bus.action_notice("t1", v=3, r=5, s=0, a={"type": "pick", "n": 1}, u="x")
+    assert json.loads(small)["a"] == {"type": "pick", "n": 1}
+    _, big = bus.action_notice("t1", v=3, r=5, s=0, a={"type": "say", "text": "é" * NOTICE_MAX}, u="x")
+    assert len(big.encode("utf-8")) <= NOTICE_MAX
+    assert json.loads(big) == {"t": "t1", "k": "action", "w": "w", "v": 3, "r": 5}
+
+
+def test_actions_are_stored_after_the_database_dropped_every_pooled_connection(postgres_url, toy_registered):
+    """No ``pool_pre_ping``: a restarted database breaks the pooled connections, the retry takes a new one."""
+    from sqlalchemy import create_engine, text
+
+    from gemtable.server.db import normalize_url
+
+    async def scenario():
+        one = await _worker(postgres_url)
+        admin = create_engine(normalize_url(postgres_url), isolation_level="AUTOCOMMIT")
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            await one.submit(table, 0, {"type": "pick", "n": 1}, 0)
+            with admin.connect() as c:  # what a restart does to the server's pooled connections
+                killed = c.execute(text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+                    "AND datname = current_database() AND application_name NOT LIKE 'gemtable worker%'")).scalar()
+            assert killed >= 1
+            await one.submit(table, 1, {"type": "pick", "n": 2}, 0)
+            assert table.version == 2
+            assert await one.healthy()
+        finally:
+            admin.dispose()
+            await _close(one)
+
+    asyncio.run(scenario())
+
+
+# -- GET /api/health -----------------------------------------------------------------------------
+def test_health_answers_ok_when_the_database_answers(client):
+    r = client.get("/api/health")
+    assert r.status_code == 200 and r.json() == {"ok": True}
+    assert r.headers["cache-control"] == "no-store"
+
+
+def test_health_answers_503_when_the_database_does_not(client):
+    from sqlalchemy import create_engine
+
+    manager = client.app.state.manager
+    real = manager.db.engine
+    # a database that refuses connections (nothing listens on port 1)
+    manager.db.engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
+    try:
+        r = client.get("/api/health")
+    finally:
+        manager.db.engine.dispose()
+        manager.db.engine = real
+    assert r.status_code == 503
+    body = r.json()
+    assert body["ok"] is False and body["error"] == "database"
+    assert "127.0.0.1" not in r.text and "nobody" not in r.text  # nothing about the database is told
