@@ -4,7 +4,9 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -106,3 +108,38 @@ def postgres_url():
         run(bin_dir / "pg_ctl", "-D", data, "-m", "immediate", "stop")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+# -- real `gemtable serve` processes (test_sigkill.py, test_workers.py) --------------------
+
+GEMTABLE = Path(sys.executable).with_name("gemtable")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_serving(proc: subprocess.Popen, port: int, log: Path) -> subprocess.Popen:
+    """Wait until the `gemtable serve` process ``proc`` answers on ``port`` (its output in ``log``)."""
+    import httpx
+
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def spawn_server(db_url: str, port: int, log: Path, bot_delay: float = 0.0) -> subprocess.Popen:
+    """Start `gemtable serve` in its own process group (so a test can SIGKILL it); don't wait."""
+    cmd = [str(GEMTABLE), "serve", "--port", str(port), "--db", db_url, "--bot-delay", str(bot_delay)]
+    return subprocess.Popen(cmd, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -22,30 +21,11 @@ import pytest
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
-GEMTABLE = Path(sys.executable).with_name("gemtable")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .conftest import free_port, spawn_server, wait_serving
 
 
 def start(db_url: str, port: int, log: Path) -> subprocess.Popen:
-    cmd = [str(GEMTABLE), "serve", "--port", str(port), "--db", db_url, "--bot-delay", "0"]
-    proc = subprocess.Popen(cmd, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("the server did not start")
+    return wait_serving(spawn_server(db_url, port, log), port, log)
 
 
 def chat(port: int, table_id: str, token: str, text: str) -> dict:

@@ -26,40 +26,23 @@ from sqlalchemy import create_engine, select
 
 from gemtable.server.db import ActionRow, normalize_url
 
+from .conftest import GEMTABLE, free_port, spawn_server, wait_serving
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 
-GEMTABLE = Path(sys.executable).with_name("gemtable")
 ERRORS = ("Traceback", "bot at table", "bot of seat", "engine error", "internal error", "failed")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Worker:
     def __init__(self, db_url: str, log: Path, bot_delay: float) -> None:
         self.port = free_port()
         self.log = log
-        cmd = [str(GEMTABLE), "serve", "--port", str(self.port), "--db", db_url, "--bot-delay", str(bot_delay)]
-        self.proc = subprocess.Popen(cmd, stdout=log.open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = spawn_server(db_url, self.port, log, bot_delay)
         self.url = f"http://127.0.0.1:{self.port}"
 
     def wait_ready(self) -> Worker:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/api/games", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        wait_serving(self.proc, self.port, self.log)
+        return self
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -95,8 +78,9 @@ class Player:
         if cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
         protocols = ["gemtable"] + ([f"token.{token}"] if token else [])
+        # entered as a context manager (websockets 17.1 deprecates a bare connect()); close() ends it
         self.ws = connect(f"ws://127.0.0.1:{worker.port}/ws/tables/{table_id}", subprotocols=protocols,
-                          additional_headers=headers, open_timeout=30)
+                          additional_headers=headers, open_timeout=30).__enter__()
         self.messages: queue.Queue = queue.Queue()
         self.state: dict | None = None
         self.closed = False
@@ -254,7 +238,8 @@ def test_a_game_across_two_workers_goes_on_when_one_is_killed(workers, postgres_
                 assert lease_holder(postgres_url, tid) == b.proc.pid
                 # Ann's browser reconnects to worker B and resumes her seat with her cookie
                 ann.close()
-                again = bob_http.get(f"/api/tables/{tid}/seat", cookies=dict(ann_http.cookies))
+                with httpx.Client(base_url=b.url, timeout=30, cookies=ann_http.cookies) as ann_on_b:
+                    again = ann_on_b.get(f"/api/tables/{tid}/seat")
                 assert again.status_code == 200, again.text
                 ann = Player(b, tid, again.json()["token"])
                 players[0] = ann
