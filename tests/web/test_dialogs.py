@@ -25,7 +25,7 @@ import pytest
 
 from gemtable.games.registry import all_games
 
-from .test_browser import GAMES, wait_ready
+from .test_browser import wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -90,8 +90,6 @@ async ([gameId, ctx]) => {
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game_id,kind,types", DIALOGS, ids=[f"{g}-{k}" for g, k, _ in DIALOGS])
 def test_a_choice_dialog_plays_its_move_by_tapping(browser, live_server, artifacts, game_id, kind, types, size):
-    if game_id not in GAMES:
-        pytest.skip(f"{game_id} is not registered")
     state, seat = _find(game_id, types)
     legal = _entries(state, seat)
     context = browser.new_context(viewport=SIZES[size], has_touch=True, is_mobile=size == "phone")
@@ -150,8 +148,6 @@ LIVE = [("splendor", {"return"}), ("sintra", {"keep"}), ("glassworks", {"overflo
 @pytest.mark.parametrize("game_id,kinds", LIVE, ids=[g for g, _ in LIVE])
 def test_live_tables_answer_dialogs_on_the_board(browser, live_server, artifacts, game_id, kinds, size):
     """Against a bot, the choices come up as dialogs on the board and a tap there plays them."""
-    if game_id not in GAMES:
-        pytest.skip(f"{game_id} is not registered")
     context = browser.new_context(viewport=SIZES[size], has_touch=True, is_mobile=size == "phone")
     page = context.new_page()
     errors: list[str] = []
@@ -197,8 +193,6 @@ def test_live_tables_answer_dialogs_on_the_board(browser, live_server, artifacts
 @pytest.mark.parametrize("size", list(SIZES))
 def test_diamonds_club_pass_is_a_button_on_the_board(browser, live_server, size):
     """Passing (buy or build nothing more this round) is a button on the board, not only in the list."""
-    if "diamonds_club" not in GAMES:
-        pytest.skip("Diamonds Club is not registered")
     for types in ({"buy", "pass"}, {"build", "pass"}):
         state, seat = _find("diamonds_club", types)
         context = browser.new_context(viewport=SIZES[size], has_touch=True, is_mobile=size == "phone")

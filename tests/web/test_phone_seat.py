@@ -28,11 +28,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .test_browser import GAMES, wait_ready
+from .test_browser import wait_ready
 from .test_mobile import PHONE
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif("diamonds_club" not in GAMES, reason="Diamonds Club is not registered")]
+pytestmark = pytest.mark.browser
 
 BOX_JS = "(e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; }"
 BOXES_JS = """
