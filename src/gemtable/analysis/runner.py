@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gemtable.bots import make_bot
+from gemtable.bots.base import tell_bots, wants_observations
 from gemtable.core import Game, Rng
 
 _MASK = (1 << 64) - 1
@@ -74,6 +75,9 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     n = len(spec.bots)
     state = game.new(n, spec.seed, **dict(spec.options))
     bots = [make_bot(b, seed=derive_seed(spec.seed, 1 + s)) for s, b in enumerate(spec.bots)]
+    # bots that keep something between moves are told every action (Bot.observe); the
+    # others cost nothing extra and play exactly as before
+    observed = wants_observations(bots)
     think = [0.0] * n
     moves = [0] * n
     decisions = 0
@@ -85,7 +89,8 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
             # seats as they stand; the row says so and summaries count these
             finished = False
             break
-        p = state.to_move()[0]
+        movers = state.to_move()
+        p = movers[0]
         start = time.perf_counter()
         action = bots[p].choose(state, p)
         think[p] += time.perf_counter() - start
@@ -93,7 +98,10 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
         reason = state.check(p, action)
         if reason is not None:
             raise RuntimeError(f"bot {spec.bots[p]!r} chose an illegal action: {reason}")
-        state.step(p, action)
+        if observed:  # the events say which seats may see the action
+            tell_bots(bots, state, p, action, movers, state.apply(p, action))
+        else:
+            state.step(p, action)
         decisions += 1
     scores = state.scores()
     ranking = state.ranking()

@@ -30,7 +30,28 @@ visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
   over the best opponent.  A finished game is worth its real result (1 shared
   among the winners).
 * Budget: ``iterations`` per move (deterministic given the seed), or ``seconds``
-  per move (wall clock: not reproducible); with both, whichever ends first.
+  per move (wall clock: not reproducible); with both, whichever ends first.  The
+  clock starts when ``choose`` is called (seeding the root counts) and no iteration
+  starts after the deadline, not even the first: a move whose time is used up by
+  the seeding is chosen from the root's statistics as they stand (the prior, or
+  the statistics carried over by ``reuse``).
+* Tree reuse (``reuse=1``; off by default): after a search the bot keeps the node
+  it chose from and follows the actions it is told about (``Bot.observe``, called
+  by the game drivers for every action of every seat) down the tree: its own
+  move, then the others' moves, each to the child keyed by it.  At the next
+  ``choose``, if every action since the last search was followed, that node is the
+  new root, with its statistics and subtree (the root prior is added for actions
+  it has no statistics for; ``iterations`` counts only the new iterations).  The
+  tree is dropped and the search starts afresh when an action was hidden from the
+  seat (another seat's secret pick is told as None: a simultaneous round is
+  followed only when every pick of it was seen), when no child matches, when the
+  bot is asked for another game or seat, or when the position at ``choose`` is not
+  the one after the last action it was told about (the seat's ``view`` differs:
+  e.g. a driver that does not call ``observe``), so a subtree is not reused for
+  a position its actions do not lead to.  Actions told while a search is running (a server thread) are queued and
+  followed from that search's root.  A reused tree was grown on determinizations
+  of an older position: its statistics mix in cards that have since been
+  revealed differently.
 
 Parameters: ``iterations`` (default 400), ``seconds``, ``c`` (exploration, 0.3),
 ``rollout`` (cut-off, default 4 or the game's ``rollout_length`` under its policy;
@@ -38,7 +59,8 @@ Parameters: ``iterations`` (default 400), ``seconds``, ``c`` (exploration, 0.3),
 ``margin_weight`` (share of the reward given to the final score margin at the end of
 a game, default 0.1), ``prior`` (virtual visits, default 10), ``prior_all`` (1: every
 node, the default; 0: the root only), ``policy`` (1: the game's rollout policy if it
-has one, the default; 0: random rollouts).
+has one, the default; 0: random rollouts), ``reuse`` (1: keep the subtree of the
+position reached between moves; 0: a fresh tree every move, the default).
 
 The defaults were chosen on 2-player games against ``greedy`` at 200 iterations
 (Glassworks, 40 games each): plain UCT (c=0.7, rollout 8, no prior) 55 % of wins
@@ -49,9 +71,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from typing import Any
 
-from gemtable.core import Action, State
+from gemtable.core import Action, State, canonical
 
 from .base import Bot, check_params, evaluate, register_bot
 
@@ -73,14 +96,55 @@ def playout(state: State, limit: int, policy: Any, rng: Any) -> None:
 
 
 class _Node:
-    __slots__ = ("children", "seeded", "stats")
+    __slots__ = ("children", "seeded", "stats", "visits")
 
     def __init__(self) -> None:
         self.seeded = 0  # bit mask of the seats whose statistics got the prior
+        self.visits = 0  # selections made at this node (puct's late priors)
         # (seat, action id) -> [visits, total reward of that seat, availability]
         self.stats: dict[tuple[int, int], list] = {}
         # key of one decision, or a tuple of keys for a simultaneous round -> child
         self.children: dict[Any, _Node] = {}
+
+
+class _Memory:
+    """What ``reuse`` keeps between moves: where the told actions led in the last tree."""
+
+    __slots__ = ("game", "node", "picks", "player", "told", "view")
+
+    def __init__(self, game: str, player: int, node: _Node) -> None:
+        self.game = game
+        self.player = player
+        self.node: _Node | None = node  # None once an action could not be followed
+        self.picks: list[tuple[int, int]] = []  # picks seen of a simultaneous round under way
+        self.told = 0  # actions followed since the search
+        self.view: str | None = None  # the seat's view after the last one
+
+    def follow(self, player: int, action_id: int) -> None:
+        """Go down to the child keyed by this action (or by the whole round of picks)."""
+        node = self.node
+        key = (player, action_id)
+        if not self.picks:
+            child = node.children.get(key)
+            if child is not None:
+                self.node = child
+                return
+        picks = self.picks + [key]
+        wanted = sorted(picks)
+        pending = False
+        for child_key, child in node.children.items():
+            if type(child_key[0]) is not tuple:
+                continue  # one seat's decision, not a round of picks
+            if len(child_key) == len(picks):
+                if sorted(child_key) == wanted:
+                    self.node, self.picks = child, []
+                    return
+            elif len(child_key) > len(picks) and set(picks) <= set(child_key):
+                pending = True
+        if pending:
+            self.picks = picks
+        else:
+            self.node = None
 
 
 class MctsBot(Bot):
@@ -90,7 +154,7 @@ class MctsBot(Bot):
         check_params(
             self.name, params,
             ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all",
-             "policy"),
+             "policy", "reuse"),
         )
         super().__init__(seed, **params)
         self.seconds = float(params["seconds"]) if "seconds" in params else None
@@ -111,31 +175,88 @@ class MctsBot(Bot):
             raise ValueError("mcts: prior must be 0 or more")
         self.prior_all = bool(int(params.get("prior_all", 1)))
         self.policy = bool(int(params.get("policy", 1)))
+        self.reuse = bool(int(params.get("reuse", 0)))
         self.last_iterations = 0  # iterations run for the last move (for reports)
         self.last_root: _Node | None = None  # the last search tree (for inspection)
+        self.last_carried = 0  # visits of the seat's root actions kept from the last search
+        self._memory: _Memory | None = None  # reuse: the tree kept and the walk down it
+        self._told: deque = deque()  # reuse: (seat, action id or None, view) not yet followed
+
+    # -- tree reuse ---------------------------------------------------------------
+    @property
+    def observes(self) -> bool:
+        return self.reuse
+
+    def observe(self, state: State, player: int, action: Action | None) -> None:
+        if not self.reuse:
+            return
+        memory = self._memory
+        # the seat's public fingerprint after the action, to check it against the next choose
+        view = None if memory is None or action is None else canonical(state.view(memory.player))
+        # queued, not followed here: a search may be running in another thread
+        self._told.append((player, None if action is None else action.id, view))
+
+    def _reused_root(self, state: State, player: int) -> _Node | None:
+        """The kept node for this position if every action since the last search was followed."""
+        told = self._told
+        memory, self._memory = self._memory, None
+        if memory is None:
+            told.clear()
+            return None
+        while told:
+            seat, action_id, view = told.popleft()
+            if memory.node is None:
+                continue
+            if action_id is None:
+                memory.node = None  # a secret action: where it went is unknown
+            else:
+                memory.follow(seat, action_id)
+                memory.told += 1
+                memory.view = view
+        if memory.node is None or memory.picks or not memory.told:
+            return None
+        if memory.game != state.game.id or memory.player != player:
+            return None
+        if memory.view != canonical(state.view(player)):
+            return None  # not the position the told actions led to
+        return memory.node
 
     # -- the decision ---------------------------------------------------------
     def choose(self, state: State, player: int) -> Action:
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         actions = state.legal_actions(player)
         if not actions:
             raise ValueError(f"seat {player} has no legal action (not to move)")
+        kept = self._reused_root(state, player) if self.reuse else None
         if len(actions) == 1:
             self.last_iterations = 0
+            if kept is not None:  # nothing to search: keep following the tree
+                self._memory = _Memory(state.game.id, player, kept)
             return actions[0]
-        root = _Node()
-        if self.prior:
-            self._seed_root(root, state, player, actions)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        if kept is not None:
+            root = kept
+            self.last_carried = sum(st[_N] for (p, _), st in root.stats.items() if p == player)
+            if self.prior and (not root.seeded >> player & 1
+                               or any((player, a.id) not in root.stats for a in actions)):
+                # as a fresh root would: the prior for the actions without statistics yet
+                self._seed_root(root, state, player, actions)
+        else:
+            root = _Node()
+            self.last_carried = 0
+            if self.prior:
+                self._seed_root(root, state, player, actions)
         done = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
-            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and time.perf_counter() >= deadline:
                 break
             self._iterate(root, state.search_determinization(player, self.rng.spawn()))
             done += 1
         self.last_iterations = done
         self.last_root = root
+        if self.reuse:
+            self._memory = _Memory(state.game.id, player, root)
         best, best_key = None, None
         for action in actions:
             st = root.stats.get((player, action.id))

@@ -204,6 +204,7 @@ class LiveTable:
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task | None = None
     bots: dict[int, Any] = field(default_factory=dict)
+    bots_told: int = 0  # actions told to the bots (Bot.observe); less than version after an undo
     seed_chosen: bool = False
     # lobby (lobby.py): waiting for players to join; listed or not; who hosts it
     waiting: bool = False
@@ -796,6 +797,7 @@ class TableManager:
             if reason is not None:
                 raise Rejected("illegal", reason, 409)
             checkpoint = inplay.is_checkpoint(table.state, seat, action)  # asked before applying
+            movers = table.state.to_move()
             # apply to a copy: while the commit is under way, readers still see the last stored state
             after = table.state.clone()
             try:
@@ -821,6 +823,7 @@ class TableManager:
             table.events.append(events)
             table.refresh_decisions(seat)
             self._replays.pop(table.id, None)
+            self._tell_bots(table, index, seat, action, movers, events)
         self.broadcast(table)
         self.wake_bots(table)
         if table.over:
@@ -1091,8 +1094,10 @@ class TableManager:
             seat = note["s"]
             action = table.game.action_from_json(note["a"])
             table.checkpoints.append(inplay.is_checkpoint(table.state, seat, action))
+            index, movers = table.version, table.state.to_move()
             table.events.append(table.state.apply(seat, action))
             table.match.record(seat, action)
+            self._tell_bots(table, index, seat, action, movers, table.events[-1])
             table.refresh_decisions(seat)
             table.rev = note["r"]
             table.updated_at = dt.datetime.fromisoformat(note["u"])
@@ -1168,8 +1173,10 @@ class TableManager:
         for r in data["actions"]:
             action = table.game.action_from_json(r.action)
             table.checkpoints.append(inplay.is_checkpoint(table.state, r.seat, action))
+            index, movers = table.version, table.state.to_move()
             table.events.append(table.state.apply(r.seat, action))
             table.match.record(r.seat, action)
+            self._tell_bots(table, index, r.seat, action, movers, table.events[-1])
             table.refresh_decisions(r.seat)
         table.updated_at = data["row"].updated_at
 
@@ -1284,6 +1291,28 @@ class TableManager:
             elif exc.code != "stale":
                 return True
         return False
+
+    @staticmethod
+    def _tell_bots(table: LiveTable, index: int, seat: int, action: Any, movers: tuple[int, ...],
+                   events: list[dict[str, Any]]) -> None:
+        """Tell the table's bots (``Bot.observe``) about the ``index``-th action, just applied.
+
+        Bots live across moves here, so a bot that keeps a search tree (``mcts:reuse=1``)
+        follows the game.  Actions not told (an undo, a rebuilt copy) are first told as an
+        unknown action, so such a bot drops its tree instead of following a stale one.
+        """
+        from gemtable.bots.base import tell_bots, wants_observations
+
+        if table.bots and wants_observations(table.bots):
+            try:
+                if table.bots_told != index:
+                    for bot in table.bots.values():
+                        if bot.observes:
+                            bot.observe(table.state, seat, None)
+                tell_bots(table.bots, table.state, seat, action, movers, events)
+            except Exception:  # a bot's bookkeeping must never lose an accepted action
+                log.exception("bot observe failed at table %s", table.id)
+        table.bots_told = index + 1
 
     def _bot(self, table: LiveTable, p: int, seed: int):
         from gemtable.bots import make_bot
