@@ -63,6 +63,16 @@ class Game:
     rules_path: str | None = None  # the game's RULES.md (developer notes, stays in the repository)
     play_path: str | None = None  # the game's PLAY.md: the players' how-to-play shown at the table
     heuristic: Callable[["State", int], float] | None = None
+    # Optional evaluation features for learned evaluators (gemtable.bots.learned):
+    # value_features(state, player) -> a fixed-length list of floats, one per name in
+    # ``value_feature_names``, describing ``player``'s position against the others
+    # (e.g. its own figure minus the best other seat's), the same length at every table
+    # size.  Computed on whatever state it is given: a search passes its determinization.
+    value_features: Callable[["State", int], list[float]] | None = None
+    value_feature_names: tuple[str, ...] = ()
+    # Optional fast path: every seat's value features at once (row ``p`` equal to
+    # ``value_features(state, p)``), for games whose rows share most of their work.
+    value_features_all: Callable[["State"], list[list[float]]] | None = None
     # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
     # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
     # It runs inside the search on determinized states only.

@@ -16,6 +16,7 @@ need, preferably one an opponent does.
 from __future__ import annotations
 
 from .data import DATA as D
+from .rules import BEYOND, BUY, OVER, TRACK_MAX
 
 GEM_VALUE = 1.1
 DIAMOND_VALUE = 1.4
@@ -89,3 +90,124 @@ def _pile_need(state, p: int, missing) -> float:
         if need:
             total += need / (tiles[b] + 1)
     return total
+
+
+# -- value features (learned evaluator) -------------------------------------------------
+# Summary numbers of one seat's position for the linear part of a learned evaluator
+# (Game.value_features): the seat's own figure and its lead over the best other seat
+# ("_diff": own minus the largest other seat's), roughly unit scale.
+VALUE_FEATURE_NAMES = (
+    "progress",  # the end trigger: the fullest park's covered light-green spaces / 14
+    "last_round",  # 1 once some park is complete: this round is the last
+    "points", "points_diff",  # victory points now / 60
+    "gems", "gems_diff",  # gems (diamonds count 1.25) plus what complete equipment sets will give / 12
+    "park", "park_diff",  # own covered light-green spaces / 14
+    "coins", "coins_diff",  # coins to spend in the buy phase / 14, the money track top (0 after it)
+    "start_track", "start_track_diff",  # start-track space in the buy phase / 10 (diamond, order)
+    "forest_track", "tech_track", "money_track",  # development track steps taken / steps there are
+    "mandatory_missing",  # open mandatory spaces / 3: not covering them means scoring nothing
+    "mandatory_danger",  # open mandatory spaces / 3 × progress²: the threat grows as the end nears
+    "mandatory_gems_short",  # gems still missing to build the open mandatory buildings / 9
+    "loose_equipment",  # equipment tiles outside complete sets / 3 (part of the next set)
+    "animals_towards_set",  # animal kinds held beyond the complete sets / 3 (next 10-point set)
+)
+POINTS_SCALE = 60.0
+GEM_SCALE = 12.0
+DIAMOND_GEMS = 1.25
+COIN_SCALE = float(D.money_coins[-1])
+TRACK_SCALE = tuple(float(x) for x in TRACK_MAX)
+MANDATORY_NEED = tuple(NEED.get(b, (0, 0, 0, 0)) for b in D.mandatory)
+
+
+def value_features(state, player: int) -> list[float]:
+    """``player``'s position against the other seats (see VALUE_FEATURE_NAMES); pure."""
+    return _seat_features(state, player, _shared(state))
+
+
+def value_features_all(state) -> list[list[float]]:
+    """Every seat's value features at once (row p = ``value_features(state, p)``)."""
+    shared = _shared(state)
+    return [_seat_features(state, p, shared) for p in range(state.num_players)]
+
+
+def _shared(s) -> tuple:
+    """Per seat: the figures compared between seats (points, gem power, park, coins, start
+    track), the gems after trading the complete equipment sets and the loose equipment;
+    and the progress of the fullest park."""
+    n = s.num_players
+    light = D.light_spaces
+    buying = s.phase == BUY  # phase 2 of the round: coins and the start track still count
+    gems, pits, mines, ships, tr = s.gems, s.pits, s.mines, s.ships, s.tr
+    rows = []
+    after = []  # gems once the complete sets are traded (colours, then diamonds)
+    loose = []
+    covered_max = 0
+    for q in range(n):
+        g = gems[q * 5:q * 5 + 5]
+        power = g[0] + g[1] + g[2] + g[3] + DIAMOND_GEMS * g[4]
+        pq = pits[q * 4:q * 4 + 4]
+        npits = pq[0] + pq[1] + pq[2] + pq[3]
+        mq = mines[q * 10:q * 10 + 10]
+        sq = ships[q * 10:q * 10 + 10]
+        nm = sum(mq)
+        ns = sum(sq)
+        sets = min(npits, nm, ns)
+        if sets:
+            tech = tr[q * 3 + 1]
+            mv = sorted((v for v in range(10) for _ in range(mq[v])), reverse=True)
+            sv = sorted((v for v in range(10) for _ in range(sq[v])), reverse=True)
+            pit_cols = [c for c in range(4) for _ in range(pq[c])]
+            extra = D.tech_gems[tech]
+            dia = D.tech_diamonds[tech]
+            g = list(g)
+            for i in range(sets):
+                k = min(mv[i], sv[i]) + extra
+                power += k + DIAMOND_GEMS * dia
+                g[pit_cols[i]] += k
+                g[4] += dia
+        after.append(g)
+        loose.append(npits + nm + ns - 3 * sets)
+        covered = s.gen[q] + s.mand[q].bit_count()
+        covered_max = max(covered_max, covered)
+        rows.append((
+            (0.0 if s.excluded(q) else s.breakdown(q)["total"]) / POINTS_SCALE,
+            power / GEM_SCALE,
+            covered / light,
+            s.coins[q] / COIN_SCALE if buying else 0.0,
+            s.pos[q] / BEYOND if buying else 0.0,
+        ))
+    return covered_max / light, rows, after, loose
+
+
+def _seat_features(s, p: int, shared: tuple) -> list[float]:
+    progress, rows, after, loose = shared
+    n = s.num_players
+    mine = rows[p]
+    others = [rows[q] for q in range(n) if q != p]
+    out = [progress, 1.0 if (s.ending or s.phase == OVER) else 0.0]
+    for x, rival in zip(mine, map(max, zip(*others))):
+        out.append(x)
+        out.append(x - rival)
+    t = s.tr[p * 3:p * 3 + 3]
+    out.extend((t[0] / TRACK_SCALE[0], t[1] / TRACK_SCALE[1], t[2] / TRACK_SCALE[2]))
+    m = s.mand[p]
+    missing = 0
+    need = [0, 0, 0, 0]
+    for i in range(len(MANDATORY_NEED)):
+        if not m >> i & 1:
+            missing += 1
+            req = MANDATORY_NEED[i]
+            for c in range(4):
+                need[c] += req[c]
+    short = 0
+    if missing:
+        g = after[p]
+        short = max(0, sum(max(0, need[c] - g[c]) for c in range(4)) - g[4])
+    out.append(missing / 3.0)
+    out.append(missing / 3.0 * progress * progress)
+    out.append(short / 9.0)
+    out.append(loose[p] / 3.0)
+    a = s.ani[p * 3:p * 3 + 3]
+    base = min(a)
+    out.append(((a[0] > base) + (a[1] > base) + (a[2] > base)) / 3.0)
+    return out

@@ -10,7 +10,13 @@ from .data import DATA
 from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
 from .features import observation
-from .heuristics import heuristic, rollout_policy
+from .heuristics import (
+    VALUE_FEATURE_NAMES,
+    heuristic,
+    rollout_policy,
+    value_features,
+    value_features_all,
+)
 from .rules import ACTIONS, GAME_ID, GlassworksState
 from .text import render_text
 
@@ -48,6 +54,9 @@ GAME = Game(
     play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
     rollout_policy=rollout_policy,
+    value_features=value_features,
+    value_feature_names=VALUE_FEATURE_NAMES,
+    value_features_all=value_features_all,
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,

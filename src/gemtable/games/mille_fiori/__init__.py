@@ -9,8 +9,14 @@ from gemtable.core import Game, Option
 from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
 from .features import observation
-from .heuristics import heuristic, rollout_policy
-from .rules import ACTIONS, D, GAME_ID, MilleFioriState
+from .heuristics import (
+    VALUE_FEATURE_NAMES,
+    heuristic,
+    rollout_policy,
+    value_features,
+    value_features_all,
+)
+from .rules import ACTIONS, GAME_ID, D, MilleFioriState
 from .text import render_text
 
 GAME = Game(
@@ -37,6 +43,9 @@ GAME = Game(
     play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
     rollout_policy=rollout_policy,
+    value_features=value_features,
+    value_feature_names=VALUE_FEATURE_NAMES,
+    value_features_all=value_features_all,
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,

@@ -12,7 +12,12 @@ from .data import DATA
 from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
 from .features import observation
-from .heuristics import heuristic
+from .heuristics import (
+    VALUE_FEATURE_NAMES,
+    heuristic,
+    value_features,
+    value_features_all,
+)
 from .rules import ACTIONS, GAME_ID, SintraState
 from .text import render_text
 
@@ -34,6 +39,9 @@ GAME = Game(
     rules_path=str(Path(__file__).with_name("RULES.md")),
     play_path=str(Path(__file__).with_name("PLAY.md")),
     heuristic=heuristic,
+    value_features=value_features,
+    value_feature_names=VALUE_FEATURE_NAMES,
+    value_features_all=value_features_all,
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,
