@@ -108,6 +108,7 @@ def play(
 ) -> None:
     """Play in the terminal against bots; type `help`, `log` or `quit` at any prompt."""
     from gemtable.bots import make_bot
+    from gemtable.bots.base import split_specs, tell_bots
 
     if resume is not None:
         try:
@@ -130,7 +131,7 @@ def play(
         if not 1 <= seat <= players:
             _fail(f"--seat must be between 1 and {players}")
         me = seat - 1
-        cycle = [b.strip() for b in bots.split(",") if b.strip()] or ["random"]
+        cycle = split_specs(bots) or ["random"]  # "mcts:iterations=200,reuse=1" stays one bot
         specs = []
         k = 0
         for p in range(players):
@@ -162,6 +163,7 @@ def play(
                 continue
             action = bot_objs[p].choose(state.clone(), p)
             events = match.play(state, p, action)
+            tell_bots(bot_objs, state, p, action, movers, events)
             for line in _log_lines(events, me, names):
                 log.append(line)
                 console.print(f"  [cyan]·[/] {line}")
@@ -208,6 +210,7 @@ def play(
             except IllegalAction as exc:  # pragma: no cover - listed actions are legal
                 console.print(f"[red]{exc}[/]")
                 continue
+            tell_bots(bot_objs, state, me, actions[int(answer) - 1], movers, events)
             for line in _log_lines(events, me, names):
                 log.append(line)
                 console.print(f"  [green]·[/] {line}")
@@ -382,9 +385,9 @@ def _cpu_name() -> str:
 
 
 # ---------------------------------------------------------------------------
-# commands living in their own modules (simulate, tournament, serve)
+# commands living in their own modules (simulate, tournament, ladder, serve, train)
 # ---------------------------------------------------------------------------
-for _module in ("simulate", "tournament", "serve", "train"):
+for _module in ("simulate", "tournament", "ladder", "serve", "train"):
     try:
         _mod = importlib.import_module(f"gemtable.cli.{_module}")
     except ModuleNotFoundError as _exc:  # a module not yet written

@@ -413,14 +413,19 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         return SafeJSONResponse({"ok": False, "error": "database", "detail": "The database does not answer."},
                                 status_code=503, headers={"Cache-Control": "no-store"})
 
-    @app.get("/api/bots", tags=["games"], summary="Bot levels and kinds a seat can hold")
+    @app.get("/api/bots", tags=["games"],
+             summary="Bot levels (easiest first) and kinds a seat can hold; per game, the levels' ratings "
+                     "from the bots' round robin (null when the game has none)")
     def list_bots() -> dict[str, Any]:
+        from gemtable.analysis.ladder import current_ratings
         from gemtable.bots import BOT_KINDS, LEVELS
         from gemtable.bots.base import _load_all
+        from gemtable.games.registry import all_games
 
         _load_all()
         return {"levels": dict(LEVELS), "kinds": sorted(BOT_KINDS),
-                "limits": {"seconds": limits.bot_seconds, "iterations": limits.bot_iterations, **limits.bot_params}}
+                "limits": {"seconds": limits.bot_seconds, "iterations": limits.bot_iterations, **limits.bot_params},
+                "ratings": {g.id: current_ratings(g) for g in all_games().values()}}
 
     # -- tables ------------------------------------------------------------------
     @app.post("/api/tables", tags=["tables"], status_code=201,

@@ -28,8 +28,14 @@ from .tables import SEED_NOTE, LiveTable, Rejected, TableManager
 
 log = logging.getLogger("gemtable.server")
 
-BOT_LEVELS = ("easy", "medium", "hard")
 MY_GAMES_LIMIT = 50  # finished tables listed in "my games" (running and waiting: all)
+
+
+def bot_levels() -> tuple[str, ...]:
+    """The named bot levels, easiest first (``gemtable.bots.LEVELS``: a level added there is offered here)."""
+    from gemtable.bots import LEVELS
+
+    return tuple(LEVELS)
 
 
 # -- creation ---------------------------------------------------------------------------
@@ -321,10 +327,11 @@ async def _kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
 
 
 async def start(manager: TableManager, table: LiveTable, level: Any) -> None:
+    levels = bot_levels()
     if level is None:
-        level = "easy"
-    if level not in BOT_LEVELS:
-        raise Rejected("bad_bot", f"'bots' must be one of {', '.join(BOT_LEVELS)}, not {shown(level)}.", 422)
+        level = levels[0]
+    if not isinstance(level, str) or level not in levels:
+        raise Rejected("bad_bot", f"'bots' must be one of {', '.join(levels)}, not {shown(level)}.", 422)
     await _retry(manager, table, lambda: _start(manager, table, level))
 
 
@@ -346,7 +353,8 @@ class KickBody(BaseModel):
 
 
 class StartBody(BaseModel):
-    bots: Any = Field("easy", description="level of the bots that fill the free seats: easy, medium or hard")
+    bots: Any = Field(None, description="level of the bots that fill the free seats (a name from "
+                                        "GET /api/bots 'levels'; default: the easiest)")
 
 
 def install(app: FastAPI, manager: Callable[[], TableManager], identity, seat_of, header_token, address) -> None:

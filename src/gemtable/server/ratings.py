@@ -30,7 +30,6 @@ from .tables import LiveTable, Rejected, TableManager
 
 log = logging.getLogger("gemtable.server")
 
-LEVELS = ("easy", "medium", "hard")
 LEADERBOARD_SIZE = 100
 RECENT = 20
 
@@ -45,13 +44,20 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3.0 * sigma
 
 
+def levels() -> tuple[str, ...]:
+    """The rated bot levels: every named level of ``gemtable.bots.LEVELS``, easiest first."""
+    from gemtable.bots import LEVELS
+
+    return tuple(LEVELS)
+
+
 def bot_name(level: str) -> str:
     return f"bot: {level}"
 
 
 def subject_of(seat: SeatRow, accounts: set[str]) -> str | None:
     if seat.kind == "bot":
-        return f"bot:{seat.bot}" if seat.bot in LEVELS else None
+        return f"bot:{seat.bot}" if seat.bot in levels() else None
     if seat.player_id is not None and seat.player_id in accounts:
         return f"p:{seat.player_id}"
     return None
@@ -204,7 +210,7 @@ def install(app: FastAPI, manager: Callable[[], TableManager], identity) -> None
              summary="A player's profile: ratings per game and recent finished games")
     async def profile(name: str) -> dict[str, Any]:
         folded = " ".join(name.casefold().split())
-        if folded.startswith("bot:") and folded[4:].strip() in LEVELS:
+        if folded.startswith("bot:") and folded[4:].strip() in levels():
             level = folded[4:].strip()
             ratings = await manager()._db(ratings_of, manager().db, f"bot:{level}")
             return {"name": bot_name(level), "account": False, "bot": True, "ratings": ratings, "recent": []}

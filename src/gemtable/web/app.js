@@ -133,7 +133,7 @@ async function lobbyPage() {
   app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, openList, form, created, list]), gameCards]));
 
   // --- the new-table form
-  const bots = await api("/api/bots").catch(() => ({ levels: { easy: "random" }, kinds: ["random"] }));
+  const bots = await online.botInfo().catch(() => ({ levels: { easy: "random" }, kinds: ["random"], ratings: {} }));
   const botChoices = [...Object.keys(bots.levels), ...bots.kinds.filter((k) => !(k in bots.levels))];
   const gameSel = h("select", { id: "game", name: "game" }, games.map((g) => h("option", { value: g.id, text: g.title })));
   const playersSel = h("select", { id: "players", name: "players" });
@@ -174,7 +174,7 @@ async function lobbyPage() {
       ids ? h("option", { value: "me", text: "You" }) : null,
       ids ? h("option", { value: "open", text: "Open seat" }) : null,
       h("option", { value: "human", text: ids ? "Invite link" : "Person" }),
-      ...botChoices.map((b) => h("option", { value: `bot:${b}`, text: `Bot — ${b}` })),
+      ...botChoices.map((b) => h("option", { value: `bot:${b}`, text: b in bots.levels ? online.levelLabel(b, online.levelRating(bots, gameSel.value, b)) : `Bot — ${b}` })),
     ]);
     kind.value = old ? old.kind : (i === 0 ? (ids ? "me" : "human") : (ids ? "open" : `bot:${botChoices.includes("medium") ? "medium" : botChoices[0]}`));
     const name = h("input", { class: "seat-name", placeholder: `Seat ${i + 1} name`, maxlength: 24, value: old ? old.name : "", "aria-label": `Seat ${i + 1} name` });
@@ -367,6 +367,8 @@ async function playPage(tableId) {
   let undoSent = false;
   let chatOpened = false;
   let leaving = false;
+  let botLevels = null;      // GET /api/bots: the levels for the host's "start with bots" picker
+  online.botInfo().then((info) => { botLevels = info; if (msg && msg.table.status === "waiting") drawWaiting(); }).catch(() => {});
 
   const banner = online.connectionBanner();
   const clocks = online.clockStrip();
@@ -645,8 +647,11 @@ async function playPage(tableId) {
     }
     const host = isHost();
     const open = t.seats.filter((s) => s.open).length;
-    const botSel = h("select", { id: "start-bots", "aria-label": "Bots for the empty seats" }, ["easy", "medium", "hard"].map((l) => h("option", { value: l, text: `${l} bots` })));
-    botSel.value = "medium";
+    // the levels, easiest first, with their ratings in this game when it has some (GET /api/bots)
+    const levels = botLevels ? Object.keys(botLevels.levels) : [];
+    const chosen = document.getElementById("start-bots");
+    const botSel = h("select", { id: "start-bots", "aria-label": "Bots for the empty seats" }, levels.map((l) => h("option", { value: l, text: online.levelLabel(l, online.levelRating(botLevels, t.game, l), open !== 1) })));
+    botSel.value = chosen && levels.includes(chosen.value) ? chosen.value : levels.includes("medium") ? "medium" : (levels[0] || "");
     const seatLi = (s) => {
       const you = msg.seat === s.seat;
       const who = s.open ? "Open seat" : (s.player || s.name);
@@ -668,8 +673,8 @@ async function playPage(tableId) {
       h("p", { class: "muted", text: `${online.clockLabel(t.clock)}${t.private ? " · private: invite links only" : " · listed in the lobby"} · ${open ? `${open} open seat${open > 1 ? "s" : ""}` : "every seat is taken"}` }),
       h("ul", { class: "wait-seats" }, t.seats.map(seatLi)),
       host ? h("div", { class: "start-row" }, [
-        h("button", { type: "button", class: "primary needs-net", id: "start", text: open ? "Start now" : "Start", onclick: () => post("start", { bots: botSel.value }) }),
-        open ? botSel : null,
+        h("button", { type: "button", class: "primary needs-net", id: "start", text: open ? "Start now" : "Start", onclick: () => post("start", botSel.value ? { bots: botSel.value } : {}) }),
+        open && levels.length ? botSel : null,
         open ? h("span", { class: "muted", text: "Empty seats get bots." }) : null,
       ]) : msg.seat !== null && t.seats[msg.seat].player ? h("p", { class: "start-row" }, [h("span", { class: "muted", text: "You have a seat: wait for the others, chat meanwhile. " }),
         h("button", { type: "button", class: "needs-net", id: "leave", text: "Leave the table", onclick: async () => {

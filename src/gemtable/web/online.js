@@ -262,6 +262,28 @@ export async function myGamesPage(app) {
   return null;
 }
 
+// -- bot levels: their names (easiest first) and, per game, their ratings from games between the bots
+let botsPromise = null;
+export function botInfo() {
+  if (!botsPromise) {
+    botsPromise = shell.api("/api/bots").then((b) => ({ levels: {}, kinds: [], ratings: {}, ...b }));
+    botsPromise.catch(() => { botsPromise = null; }); // asked again next time
+  }
+  return botsPromise;
+}
+export function levelRating(info, gameId, level) {
+  const r = info && info.ratings && info.ratings[gameId];
+  return r && r[level] ? r[level].rating : null;
+}
+// "Medium bot · rating 23" (a rated level) or "Medium bot"; plural for a group of seats
+export function levelLabel(level, rating = null, plural = false) {
+  const name = `${level.charAt(0).toUpperCase()}${level.slice(1)} bot${plural ? "s" : ""}`;
+  return rating === null || rating === undefined ? name : `${name} · rating ${Math.round(rating)}`;
+}
+function spokenList(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
 export async function leaderboardPage(app, gameId) {
   const games = shell.games();
   const id = gameId && games.some((g) => g.id === gameId) ? gameId : (games[0] && games[0].id);
@@ -270,8 +292,12 @@ export async function leaderboardPage(app, gameId) {
   const body = h("div", {}, [h("p", { class: "muted", text: "Loading…" })]);
   app.replaceChildren(h("section", { class: "panel leaderboard" }, [h("h1", { text: `Leaderboard: ${gameTitle(id)}` }), tabs, body]));
   const rows = await shell.api(`/api/leaderboard/${encodeURIComponent(id)}`);
-  body.replaceChildren(
-    h("p", { class: "muted", text: "Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against easy, medium and hard. Guests and games a bot finished for someone are not rated." }),
+  const bots = await botInfo().catch(() => null);
+  const levels = bots ? Object.keys(bots.levels) : [];
+  const rated = levels.filter((l) => levelRating(bots, id, l) !== null);
+  fill(body,
+    h("p", { class: "muted", text: `Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against ${levels.length ? `the ${spokenList(levels)} bots` : "the bots"}. Guests and games a bot finished for someone are not rated.` }),
+    rated.length ? h("p", { class: "muted", id: "level-ratings", text: `The bot levels rated in games against each other, on the same scale: ${rated.map((l) => `${l} ${Math.round(levelRating(bots, id, l))}`).join(", ")}.` }) : null,
     rows.length ? h("table", { class: "list board-list", id: "leaderboard" }, [
       h("thead", {}, [h("tr", {}, ["#", "Player", "Rating", "Games"].map((x, i) => h("th", { class: i === 2 || i === 3 ? "num" : "", text: x })))]),
       h("tbody", {}, rows.map((r) => h("tr", { class: `${r.bot ? "bot" : ""}${me.player && r.name === me.player.name ? " mine" : ""}` }, [
