@@ -5,6 +5,7 @@ import pytest
 from gemtable.bots import BOT_KINDS, LEVELS, Bot, make_bot, parse_spec, split_specs
 from gemtable.bots.greedy import GreedyBot
 from gemtable.bots.mcts import MctsBot
+from gemtable.bots.puct import PuctBot
 
 
 def test_parse_spec_reads_typed_parameters():
@@ -20,12 +21,13 @@ def test_split_specs_keeps_parameters_with_their_bot():
 
 
 def test_every_kind_is_registered_and_levels_resolve():
-    assert {"random", "greedy", "mcts"} <= set(BOT_KINDS)
-    assert set(LEVELS) == {"easy", "medium", "hard"}
-    easy, medium, hard = (make_bot(level) for level in ("easy", "medium", "hard"))
+    assert {"random", "greedy", "mcts", "puct"} <= set(BOT_KINDS)
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]  # easiest first
+    easy, medium, hard, expert = (make_bot(level) for level in LEVELS)
     assert isinstance(easy, GreedyBot) and easy.epsilon > 0
     assert isinstance(medium, MctsBot) and isinstance(hard, MctsBot)
     assert hard.iterations > medium.iterations
+    assert isinstance(expert, PuctBot) and expert.iterations == hard.iterations
     # a level's parameters can be overridden
     assert make_bot("hard:iterations=7").iterations == 7
 

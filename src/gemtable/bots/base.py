@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from gemtable.core import Action, Rng, State
@@ -20,6 +20,21 @@ class Bot:
 
     def choose(self, state: State, player: int) -> Action:
         raise NotImplementedError  # pragma: no cover - abstract
+
+    def observe(self, state: State, player: int, action: Action | None) -> None:
+        """Seat ``player`` just took ``action``; ``state`` is the position after it (read only).
+
+        Game drivers (the tournament runner, ``gemtable play``, the server) call this on
+        the bots at the table for every action any seat takes, after applying it, through
+        :func:`tell_bots`.  ``action`` is None when this bot's seat may not know which
+        action it was (another seat's secret pick).  The default does nothing; a bot that
+        overrides it must not read hidden information from ``state`` either.
+        """
+
+    @property
+    def observes(self) -> bool:
+        """Does :meth:`observe` do anything?  Drivers skip the bookkeeping when no bot does."""
+        return type(self).observe is not Bot.observe
 
     def __repr__(self) -> str:
         extra = ",".join(f"{k}={v}" for k, v in self.params.items())
@@ -38,6 +53,57 @@ class RandomBot(Bot):
     def choose(self, state: State, player: int) -> Action:
         acts = state.legal_actions(player)
         return acts[self.rng.below(len(acts))]
+
+
+def seen_action(actor: int, action: Action, seat: int, movers: tuple[int, ...],
+                events: list[dict[str, Any]]) -> Action | None:
+    """What ``seat`` knows of ``actor``'s ``action``: the action, or None if it was secret.
+
+    ``movers`` is ``to_move()`` before the action and ``events`` what applying it logged.
+    Another seat's action is secret when it was taken while several seats were to move
+    (a simultaneous pick) or when an event it logged is shown in full only to seats other
+    than ``seat`` (``only``: e.g. Mille Fiori's pick, also the last one of a round).  The
+    second rule is cautious: it also hides an action whose event keeps only a drawn card
+    secret (a blind reservation in Splendor), which costs a reusing bot its tree, nothing
+    more.
+    """
+    if seat == actor:
+        return action
+    if len(movers) > 1:
+        return None
+    for event in events:
+        only = event.get("only")
+        if only is not None and seat not in only:
+            return None
+    return action
+
+
+def tell_bots(bots: Mapping[int, Bot] | Sequence[Bot], state: State, actor: int, action: Action,
+              movers: tuple[int, ...], events: list[dict[str, Any]]) -> None:
+    """Call :meth:`Bot.observe` on the bots at a table (seat -> bot) after ``actor``'s action.
+
+    A bot object that plays several seats is told once, and sees the action only if every
+    seat it plays may see it.  Bots whose ``observes`` is false are skipped (their
+    ``observe`` does nothing).
+    """
+    seats: dict[int, tuple[Bot, list[int]]] = {}
+    items = bots.items() if isinstance(bots, Mapping) else enumerate(bots)
+    for seat, bot in items:
+        if bot is not None and bot.observes:
+            seats.setdefault(id(bot), (bot, []))[1].append(seat)
+    for bot, played in seats.values():
+        seen: Action | None = action
+        for seat in played:
+            if seen_action(actor, action, seat, movers, events) is None:
+                seen = None
+                break
+        bot.observe(state, actor, seen)
+
+
+def wants_observations(bots: Mapping[int, Bot] | Sequence[Bot]) -> bool:
+    """Does any of these bots do anything with :meth:`Bot.observe`?"""
+    values = bots.values() if isinstance(bots, Mapping) else bots
+    return any(bot is not None and bot.observes for bot in values)
 
 
 def check_params(bot: str, params: dict[str, Any], allowed: tuple[str, ...]) -> None:
@@ -78,9 +144,9 @@ LEVELS: dict[str, str] = {
     "easy": "greedy:epsilon=0.3",
     "medium": "mcts:iterations=200",
     "hard": "mcts:iterations=1000",
-    # No "expert" level yet: the learned search (``puct`` with games/<game>/value.npz) is
-    # still weaker than ``mcts`` at equal time (bots/README.md, "Learned evaluation"); a
-    # level is offered to players only once it beats the one below it.
+    # the learned search with the game's shipped weights (bots/README.md, "Learned
+    # evaluation"): at hard's iteration budget it thinks about twice as long per move
+    "expert": "puct:iterations=1000",
 }
 
 

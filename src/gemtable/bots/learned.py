@@ -1,14 +1,28 @@
 """A learned position evaluator: a small NumPy MLP over one seat's observation.
 
-The model reads only what a seat may see: the game's observation features
+The model reads what a seat may see: the game's observation features
 (``game.observation_layout.fill(state, seat)``, built from that seat's view) plus
-public context entries (which seats are to move, relative to the observer, and the
-number of players; two one-hots as wide as the game's largest table).  It has two heads:
+context entries: which seats are to move, relative to the observer, and the number of
+players (two one-hots as wide as the game's largest table), and the game's hand-written
+heuristic — every seat's estimated final score in the observer's seat order, divided by
+the largest of them, and the observer's estimated margin over the best other seat
+``m`` (the last entry).  The heuristic is computed on the state the model is given: in a
+search that is a determinization (the searching seat's guess of everything hidden); for
+training rows it is a determinization from the row's seat, so a row never reads another
+seat's secrets.  It has two heads:
 
 * ``win``: the logit of the observer's share of the win (1 for a win, 1/k for a
   k-way tie, 0 for a loss) — what the search uses;
 * ``margin``: the final score margin over the best other seat, divided by
   ``margin_scale`` (an auxiliary target that regularises the first layers).
+
+Both heads add a linear function of the last entries — the game's value features and
+``m`` — to the network's output (the ``lin`` weights).  A fresh model has a zero last
+layer and a linear part that reads ``m`` only, times ``SHARPNESS``, so before any training
+its win probability is exactly the logistic of the heuristic margin that ``mcts`` judges
+its playouts with.  Training learns the linear part (a logistic regression over a few
+meaningful numbers, which needs few games) and a correction by the network; early
+stopping keeps the untrained start unless held-out games are predicted better.
 
 Inference is pure NumPy (two ReLU layers, float32).  Weights are saved as a
 compressed ``.npz`` holding the arrays and a JSON manifest: the game id, the
@@ -32,10 +46,11 @@ from typing import Any
 
 import numpy as np
 
-from gemtable.core import Game, State
+from gemtable.core import Game, Rng, State
 
-FORMAT = 1
-WEIGHT_NAMES = ("mean", "std", "w1", "b1", "w2", "b2", "w3", "b3")
+FORMAT = 2
+WEIGHT_NAMES = ("mean", "std", "w1", "b1", "w2", "b2", "w3", "b3", "lin")
+SHARPNESS = 10.0  # slope of the untrained model's logistic: mcts's default ``sharpness``
 SHIPPED_NAME = "value.npz"
 log = logging.getLogger(__name__)
 CHUNK = 8  # rows per matrix product at play time
@@ -56,23 +71,50 @@ def layout_signature(game: Game) -> str:
 
 def extra_size(game: Game) -> int:
     """Context entries after the observation: seats to move relative to the observer
-    (one-hot over the largest table) and the number of players (one-hot)."""
-    return 2 * max(game.player_counts)
+    (one-hot over the largest table), the number of players (one-hot), every seat's
+    heuristic estimate in the observer's order (as wide as the largest table), the
+    game's value features of the observer (``game.value_feature_names``) and the
+    observer's heuristic margin (last)."""
+    return 3 * max(game.player_counts) + linear_size(game)
+
+
+def linear_size(game: Game) -> int:
+    """The last entries of the input, which also feed the linear part: the value
+    features and the heuristic margin."""
+    return len(game.value_feature_names) + 1
+
+
+def heuristics(state: State) -> list[float]:
+    """Every seat's heuristic estimate of its final score (the current score without one)."""
+    heuristic = state.game.heuristic
+    if heuristic is None:
+        return [float(v) for v in state.scores()]
+    return [float(heuristic(state, q)) for q in range(state.num_players)]
 
 
 def input_size(game: Game) -> int:
     return int(game.observation_layout.size) + extra_size(game)
 
 
-def encode(state: State, player: int, out: np.ndarray | None = None) -> np.ndarray:
-    """The model input of ``player``: its observation and the public context entries."""
+def encode(state: State, player: int, out: np.ndarray | None = None,
+           heur: list[float] | None = None, feats: list[float] | None = None,
+           observation: bool = True) -> np.ndarray:
+    """The model input of ``player``: its observation and the context entries.
+
+    ``heur``: every seat's heuristic estimate (:func:`heuristics`), and ``feats``:
+    ``game.value_features(state, player)``.  When not given they are computed on a
+    determinization from ``player`` (a fixed seed), so the row depends on ``player``'s
+    view only; a search computes them on its own determinization.  ``observation=False``
+    leaves the observation entries as they are (a model that reads the context only).
+    """
     game = state.game
     layout = game.observation_layout
     size = layout.size
     seats = max(game.player_counts)
     if out is None:
-        out = np.zeros(size + 2 * seats, np.float32)
-    layout.fill(state, player, out[:size])
+        out = np.zeros(size + extra_size(game), np.float32)
+    if observation:
+        layout.fill(state, player, out[:size])
     tail = out[size:]
     tail[:] = 0.0
     n = state.num_players
@@ -80,21 +122,73 @@ def encode(state: State, player: int, out: np.ndarray | None = None) -> np.ndarr
         for q in state.to_move():
             tail[(q - player) % n] = 1.0
     tail[seats + n - 1] = 1.0
+    if heur is None or (feats is None and game.value_features is not None):
+        det = state.determinize(player, Rng(0))
+        heur = heuristics(det) if heur is None else heur
+        feats = game.value_features(det, player) if game.value_features is not None else None
+    scale = max(1.0, max(abs(v) for v in heur))
+    base = 2 * seats
+    for k in range(n):
+        tail[base + k] = heur[(player + k) % n] / scale
+    if n > 1:
+        tail[-1] = (heur[player] - max(heur[q] for q in range(n) if q != player)) / scale
+    k = len(game.value_feature_names)
+    if k:
+        tail[-1 - k:-1] = feats if feats is not None else game.value_features(state, player)
     return out
 
 
-def encode_seats(state: State, out: np.ndarray | None = None) -> np.ndarray:
-    """One row per seat, each from that seat's own view (rows ``0 … n-1``)."""
+def encode_seats(state: State, out: np.ndarray | None = None, observation: bool = True) -> np.ndarray:
+    """One row per seat, each from that seat's own view of ``state`` (rows ``0 … n-1``);
+    the heuristic context is computed once, on ``state`` itself: meant for a search's
+    determinization, whose every part is the searching seat's guess."""
     n = state.num_players
     if out is None:
         out = np.zeros((n, input_size(state.game)), np.float32)
+    heur = heuristics(state)
+    feats = seat_features(state)
     for p in range(n):
-        encode(state, p, out[p])
+        encode(state, p, out[p], heur, feats[p] if feats is not None else None, observation)
     return out
 
 
-def init_weights(game: Game, hidden: tuple[int, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
-    d = input_size(game)
+def seat_features(state: State) -> list[list[float]] | None:
+    """Every seat's value features on ``state`` (None for a game without them)."""
+    game = state.game
+    if game.value_features_all is not None:
+        return game.value_features_all(state)
+    if game.value_features is None:
+        return None
+    return [game.value_features(state, p) for p in range(state.num_players)]
+
+
+def encode_training_rows(state: State, rng: Any, out: np.ndarray | None = None) -> np.ndarray:
+    """One row per seat of a real position, for training: each seat's heuristic context is
+    computed on a determinization from that seat (``state.determinize(p, rng)``), as a
+    search by that seat would see it, so no row reads another seat's secrets."""
+    n = state.num_players
+    if out is None:
+        out = np.zeros((n, input_size(state.game)), np.float32)
+    vf = state.game.value_features
+    for p in range(n):
+        det = state.determinize(p, rng)
+        encode(state, p, out[p], heuristics(det), vf(det, p) if vf is not None else None)
+    return out
+
+
+INPUTS = ("context", "all")  # what the network reads: the context entries only, or the observation too
+
+
+def mlp_inputs(game: Game, inputs: str = "context") -> int:
+    """How many of the last input entries the network reads (``inputs``: one of ``INPUTS``)."""
+    if inputs not in INPUTS:
+        raise WeightsMismatch(f"inputs must be one of {', '.join(INPUTS)}, not {inputs!r}")
+    return extra_size(game) if inputs == "context" else input_size(game)
+
+
+def init_weights(game: Game, hidden: tuple[int, int], rng: np.random.Generator,
+                 inputs: str = "context") -> dict[str, np.ndarray]:
+    d = mlp_inputs(game, inputs)
     h1, h2 = hidden
     f32 = np.float32
     return {
@@ -104,9 +198,18 @@ def init_weights(game: Game, hidden: tuple[int, int], rng: np.random.Generator) 
         "b1": np.zeros(h1, f32),
         "w2": (rng.standard_normal((h1, h2)) * np.sqrt(2.0 / h1)).astype(f32),
         "b2": np.zeros(h2, f32),
-        "w3": (rng.standard_normal((h2, 2)) * np.sqrt(1.0 / h2)).astype(f32),
+        "w3": np.zeros((h2, 2), f32),  # zero last layer: the fresh model is the heuristic's logistic
         "b3": np.zeros(2, f32),
+        "lin": _initial_linear(game),
     }
+
+
+def _initial_linear(game: Game) -> np.ndarray:
+    """The linear part of a fresh model: the heuristic margin times ``SHARPNESS`` for the
+    win logit, nothing else."""
+    lin = np.zeros((linear_size(game), 2), np.float32)
+    lin[-1, 0] = SHARPNESS
+    return lin
 
 
 class ValueModel:
@@ -119,10 +222,13 @@ class ValueModel:
         self.manifest = dict(manifest)
         w = self.weights
         # normalisation folded into the first layer: (x - mean) / std @ w1 + b1
+        self._start = input_size(game) - int(w["w1"].shape[0])  # the network reads x[:, start:]
+        self.reads_observation = self._start < int(game.observation_layout.size)
         inv = 1.0 / w["std"]
         self._w1 = (w["w1"] * inv[:, None]).astype(np.float32)
         self._b1 = (w["b1"] - (w["mean"] * inv) @ w["w1"]).astype(np.float32)
         self._buf: dict[int, np.ndarray] = {}
+        self._lin = -linear_size(game)
 
     # -- inference ---------------------------------------------------------------
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -135,9 +241,9 @@ class ValueModel:
         if len(x) > CHUNK:
             parts = [self.forward(x[i:i + CHUNK]) for i in range(0, len(x), CHUNK)]
             return np.concatenate([a for a, _ in parts]), np.concatenate([b for _, b in parts])
-        h = np.maximum(x @ self._w1 + self._b1, 0.0)
+        h = np.maximum(x[:, self._start:] @ self._w1 + self._b1, 0.0)
         h = np.maximum(h @ w["w2"] + w["b2"], 0.0)
-        out = h @ w["w3"] + w["b3"]
+        out = h @ w["w3"] + w["b3"] + x[:, self._lin:] @ w["lin"]
         return out[:, 0], out[:, 1]
 
     def win_probabilities(self, x: np.ndarray) -> np.ndarray:
@@ -147,14 +253,16 @@ class ValueModel:
     def values(self, state: State) -> list[float]:
         """Each seat's expected share of the win, in [0, 1], summing to 1.
 
-        Each seat's row is encoded from that seat's view only; the per-seat
-        estimates are normalised so they form one consistent outcome.
+        Each seat's observation is its own view; the heuristic context is computed on
+        ``state`` itself, so pass a determinization (as the search does), not a real
+        state whose secrets the caller may not read.  The per-seat estimates are
+        normalised so they form one consistent outcome.
         """
         n = state.num_players
         buf = self._buf.get(n)
         if buf is None:
             buf = self._buf[n] = np.zeros((n, input_size(self.game)), np.float32)
-        p = self.win_probabilities(encode_seats(state, buf))
+        p = self.win_probabilities(encode_seats(state, buf, self.reads_observation))
         return normalise(p)
 
     def value(self, state: State, player: int) -> float:
@@ -214,10 +322,10 @@ def check_shapes(game: Game, weights: dict[str, np.ndarray], manifest: dict[str,
         raise WeightsMismatch(
             f"weights were trained on another observation layout of {game.id} "
             f"(signature {manifest.get('layout_signature')!r}, the game's is {sig!r}); retrain them")
-    d = input_size(game)
+    d = mlp_inputs(game, manifest.get("inputs", "all"))
     h1, h2 = manifest.get("hidden", (None, None))
     expected = {"mean": (d,), "std": (d,), "w1": (d, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,),
-                "w3": (h2, 2), "b3": (2,)}
+                "w3": (h2, 2), "b3": (2,), "lin": (linear_size(game), 2)}
     for name, shape in expected.items():
         if name not in weights:
             raise WeightsMismatch(f"weights file has no array {name!r}")
@@ -284,47 +392,70 @@ def shipped(game: Game) -> ValueModel | None:
 
 
 # -- training data and training (NumPy, Adam) --------------------------------------------------
-def play_positions(game: Game, num_players: int, seed: int, specs: list[str],
-                   offset: int = 0, positions: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One game between bots: (inputs, win targets, margin targets), one row per seat per decision.
+def play_game(game: Game, num_players: int, seed: int, specs: list[str],
+              offset: int = 0) -> tuple[list[tuple[int, int]], State]:
+    """One game between bots: the (seat, action id) of every decision and the final state.
 
-    Seat ``s`` plays ``specs[(offset + s) % len(specs)]``; every row is the seat's own view of
-    the position before a decision, labelled with that seat's final share of the win and its
-    final score margin over the best other seat.  ``positions`` > 0 keeps that many
-    decisions of the game (drawn with the game's seed), which makes the rows far less
-    alike than every position of few games.
+    Seat ``s`` plays ``specs[(offset + s) % len(specs)]``.
     """
     from .base import make_bot
 
     state = game.new(num_players, seed)
     bots = [make_bot(specs[(offset + s) % len(specs)], seed=seed * 7919 + s) for s in range(num_players)]
-    rows: list[np.ndarray] = []
-    seats: list[int] = []
+    moves: list[tuple[int, int]] = []
     limit = int(game.extra.get("max_steps", 20_000))
-    steps = 0
-    while not state.is_over() and steps < limit:
-        rows.append(encode_seats(state))
-        seats.extend(range(num_players))
+    while not state.is_over() and len(moves) < limit:
         p = state.to_move()[0]
-        state.step(p, bots[p].choose(state, p))
-        steps += 1
-    if not rows:
-        d = input_size(game)
+        action = bots[p].choose(state, p)
+        state.step(p, action)
+        moves.append((p, action.id))
+    return moves, state
+
+
+def rows_of_game(game: Game, num_players: int, seed: int, moves: list[tuple[int, int]],
+                 final: State, positions: int = 0,
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training rows of a played game: (inputs, win targets, margin targets).
+
+    The game is replayed from its seed; every kept decision gives one row per seat,
+    that seat's own view of the position before the decision
+    (:func:`encode_training_rows`), labelled with the seat's final share of the win and
+    its final score margin over the best other seat.  ``positions`` > 0 keeps that many
+    decisions (drawn with the game's seed): few positions from many games are far less
+    alike than every position of few games.
+    """
+    d = input_size(game)
+    total = len(moves)
+    if total == 0:
         return np.zeros((0, d), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32)
-    if 0 < positions < len(rows):
-        keep = np.sort(np.random.default_rng(seed).choice(len(rows), positions, replace=False))
-        rows = [rows[i] for i in keep]
-        seats = list(range(num_players)) * positions
-    x = np.concatenate(rows)
-    if state.is_over():
-        returns = [float(v) for v in state.returns()]
+    if 0 < positions < total:
+        keep = set(int(i) for i in np.random.default_rng(seed).choice(total, positions, replace=False))
+    else:
+        keep = set(range(total))
+    rng = Rng(seed ^ 0x5EED)
+    state = game.new(num_players, seed)
+    rows: list[np.ndarray] = []
+    for i, (p, aid) in enumerate(moves):
+        if i in keep:
+            rows.append(encode_training_rows(state, rng))
+        state.step(p, game.actions[aid])
+    n = num_players
+    if final.is_over():
+        returns = [float(v) for v in final.returns()]
     else:  # cut off: nobody won
-        returns = [1.0 / num_players] * num_players
-    scores = [float(v) for v in state.scores()]
-    margins = [scores[p] - max((scores[q] for q in range(num_players) if q != p), default=0.0)
-               for p in range(num_players)]
-    idx = np.asarray(seats)
+        returns = [1.0 / n] * n
+    scores = [float(v) for v in final.scores()]
+    margins = [scores[p] - max((scores[q] for q in range(n) if q != p), default=0.0) for p in range(n)]
+    idx = np.asarray(list(range(n)) * len(rows))
+    x = np.concatenate(rows)
     return x, np.asarray(returns, np.float32)[idx], np.asarray(margins, np.float32)[idx]
+
+
+def play_positions(game: Game, num_players: int, seed: int, specs: list[str],
+                   offset: int = 0, positions: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One game between bots turned into training rows (:func:`play_game`, :func:`rows_of_game`)."""
+    moves, final = play_game(game, num_players, seed, specs, offset)
+    return rows_of_game(game, num_players, seed, moves, final, positions)
 
 
 class Trainer:
@@ -332,9 +463,12 @@ class Trainer:
 
     def __init__(self, weights: dict[str, np.ndarray], lr: float = 1e-3, aux: float = 0.25,
                  l2: float = 1e-5) -> None:
-        self.w = {k: np.array(v, np.float32) for k, v in weights.items()}
+        # float32 unless given float64 (the gradient test checks against finite differences)
+        self.w = {k: np.array(v, np.result_type(v, np.float32)) for k, v in weights.items()}
         self.lr, self.aux, self.l2 = lr, aux, l2
-        self.trainable = ("w1", "b1", "w2", "b2", "w3", "b3")
+        self.trainable = ("w1", "b1", "w2", "b2", "w3", "b3", "lin")
+        self._start = -int(np.shape(self.w["w1"])[0])  # the network reads x[:, start:]
+        self._lin = -int(np.shape(self.w["lin"])[0])
         self.m = {k: np.zeros_like(self.w[k]) for k in self.trainable}
         self.v = {k: np.zeros_like(self.w[k]) for k in self.trainable}
         self.t = 0
@@ -364,10 +498,10 @@ class Trainer:
     def losses(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray) -> tuple[float, float, float]:
         """(win log-loss, margin squared error, share of seats whose win/loss side is right)."""
         w = self.w
-        xn = (x - w["mean"]) / w["std"]
+        xn = (x[:, self._start:] - w["mean"]) / w["std"]
         h1 = np.maximum(xn @ w["w1"] + w["b1"], 0)
         h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
-        out = h2 @ w["w3"] + w["b3"]
+        out = h2 @ w["w3"] + w["b3"] + x[:, self._lin:] @ w["lin"]
         p = 1 / (1 + np.exp(-np.clip(out[:, 0], -30, 30)))
         eps = 1e-7
         bce = float(-np.mean(yw * np.log(p + eps) + (1 - yw) * np.log(1 - p + eps)))
@@ -376,24 +510,30 @@ class Trainer:
         acc = float(np.mean((p[decided] > 0.5) == (yw[decided] > 0.5))) if decided.any() else 0.0
         return bce, mse, acc
 
-    def step(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray) -> None:
+    def gradients(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray) -> dict[str, np.ndarray]:
+        """Gradient of ``win log-loss + aux * margin squared error`` (batch means) per array."""
         w = self.w
         b = len(x)
-        xn = (x - w["mean"]) / w["std"]
+        xn = (x[:, self._start:] - w["mean"]) / w["std"]
         z1 = xn @ w["w1"] + w["b1"]
         h1 = np.maximum(z1, 0)
         z2 = h1 @ w["w2"] + w["b2"]
         h2 = np.maximum(z2, 0)
-        out = h2 @ w["w3"] + w["b3"]
+        out = h2 @ w["w3"] + w["b3"] + x[:, self._lin:] @ w["lin"]
         p = 1 / (1 + np.exp(-np.clip(out[:, 0], -30, 30)))
         dout = np.empty_like(out)
         dout[:, 0] = (p - yw) / b
         dout[:, 1] = 2 * self.aux * (out[:, 1] - ym) / b
-        grads = {"w3": h2.T @ dout, "b3": dout.sum(0)}
+        grads = {"w3": h2.T @ dout, "b3": dout.sum(0), "lin": x[:, self._lin:].T @ dout}
         dz2 = (dout @ w["w3"].T) * (z2 > 0)
         grads["w2"], grads["b2"] = h1.T @ dz2, dz2.sum(0)
         dz1 = (dz2 @ w["w2"].T) * (z1 > 0)
         grads["w1"], grads["b1"] = xn.T @ dz1, dz1.sum(0)
+        return grads
+
+    def step(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray) -> None:
+        w = self.w
+        grads = self.gradients(x, yw, ym)
         self.t += 1
         b1, b2, eps = 0.9, 0.999, 1e-8
         lr = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
@@ -442,6 +582,7 @@ def limit_blas_threads(threads: int = 1) -> bool:
 
 def fit_normalisation(weights: dict[str, np.ndarray], x: np.ndarray) -> None:
     """Input mean and spread from the first batch of training data (kept when resuming)."""
+    x = x[:, x.shape[1] - weights["w1"].shape[0]:]  # the entries the network reads
     weights["mean"] = x.mean(0).astype(np.float32)
     std = x.std(0)
     weights["std"] = np.where(std > 1e-3, std, 1.0).astype(np.float32)

@@ -5,11 +5,14 @@ The search is ``mcts``'s (one tree shared by all determinizations from
 simultaneous secret picks, the same iteration / seconds budget); three things change
 when the game has a learned evaluator (:mod:`gemtable.bots.learned`):
 
-* Leaves: a new node is judged by the model (each seat's share of the win, every
-  seat's input encoded from that seat's own view of the determinized position), after
-  ``rollout`` playout decisions (default 0: judged where the tree ends).  ``mix`` < 1
-  blends in ``mcts``'s heuristic reward: ``mix * model + (1 - mix) * heuristic``.
-* Priors: the first time a seat decides at a node, every legal action is applied to
+* Leaves: after ``mcts``'s short playout (the game's playout policy for its
+  ``extra["rollout_length"]`` decisions where it has one, else 4 random decisions;
+  ``rollout=K`` sets the length, 0 judges where the tree ends) the position is judged by
+  the model instead of the heuristic (each seat's share of the win, every seat's input
+  encoded from that seat's own view of the determinized position).  ``mix`` < 1 blends in
+  ``mcts``'s heuristic reward: ``mix * model + (1 - mix) * heuristic``.
+* Priors: the first time a seat decides at a node (``prior_visits=K``: once the node
+  has been passed through K times; the root at once), every legal action is applied to
   the determinization and the children are judged by the model in one batch.  That
   one-ply value seeds ``prior`` virtual visits (as ``mcts``'s progressive bias) and a
   prior probability ``P = softmax(value / temperature)``.
@@ -21,13 +24,12 @@ file.  A game without weights plays exactly as ``mcts`` with the same parameters
 choices for the same seed).
 
 Parameters: those of ``mcts`` (``iterations`` default 400, ``seconds``, ``c`` default 1.0
-here, ``rollout`` default 0 here, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
-``policy``) and ``mix`` (1.0), ``temperature`` (0.05), ``weights``, ``prior_model`` (1; 0: the
-priors come from ``mcts``'s one-ply heuristic reward instead of the model) and ``ucb`` (0; 1:
-``mcts``'s UCB selection with the learned leaves).
+here, ``rollout``, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
+``policy``, ``reuse``) and ``mix`` (1.0), ``temperature`` (0.05), ``weights``, ``prior_model``
+(1; 0: the priors come from ``mcts``'s one-ply heuristic reward instead of the model),
+``prior_visits`` (0) and ``ucb`` (0; 1: ``mcts``'s UCB selection with the learned leaves).
 
-Measured (bots/README.md, "Learned evaluation"): with today's Splendor weights it is
-weaker than ``mcts`` at equal time and at equal iterations.
+Measured strength: src/gemtable/bots/README.md, "Learned evaluation".
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ from gemtable.core import Action, State
 
 from . import learned
 from .base import check_params, register_bot
-from .mcts import _A, _N, _W, MctsBot, _Node, playout
+from .mcts import _A, _N, _W, MctsBot, _Node
 
-PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all",
-          "policy", "mix", "temperature", "weights", "prior_model", "ucb")
+PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all", "reuse",
+          "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits")
 
 
 class PuctBot(MctsBot):
@@ -52,12 +54,12 @@ class PuctBot(MctsBot):
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
         check_params(self.name, params, PARAMS)
-        own = {k: params[k] for k in ("mix", "temperature", "weights", "prior_model", "ucb") if k in params}
+        own = {k: params[k] for k in ("mix", "temperature", "weights", "prior_model", "ucb", "prior_visits")
+               if k in params}
         base = {k: v for k, v in params.items() if k not in own}
         super().__init__(seed, **base)
         self.params = params
         self._user_c = "c" in params
-        self._user_rollout = "rollout" in params
         self.mix = float(own.get("mix", 1.0))
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError("puct: mix must be between 0 and 1")
@@ -67,6 +69,9 @@ class PuctBot(MctsBot):
         self.weights_path = str(own["weights"]) if "weights" in own else None
         self.prior_model = bool(int(own.get("prior_model", 1)))
         self.ucb = bool(int(own.get("ucb", 0)))
+        self.prior_visits = int(own.get("prior_visits", 0))
+        if self.prior_visits < 0:
+            raise ValueError("puct: prior_visits must be 0 or more")
         self._models: dict[str, learned.ValueModel | None] = {}
         self.model: learned.ValueModel | None = None
         self._mcts_c = self.c
@@ -115,6 +120,11 @@ class PuctBot(MctsBot):
                 st = node.stats[key] = [k, k * value, k, w / total]
             elif len(st) == 3:
                 st.append(w / total)
+            else:  # seeded late (prior_visits): real statistics so far, plus the prior
+                st[_N] += k
+                st[_W] += k * value
+                st[_A] += k
+                st[3] = w / total
         node.seeded |= 1 << player
 
     def _model_priors(self, model: learned.ValueModel, det: State, player: int,
@@ -129,7 +139,7 @@ class PuctBot(MctsBot):
             child.step(player, action)
             children.append(child)
             if not child.is_over():
-                learned.encode_seats(child, rows[i * n:(i + 1) * n])
+                learned.encode_seats(child, rows[i * n:(i + 1) * n], model.reads_observation)
         probs = model.win_probabilities(rows)
         values = []
         for i, child in enumerate(children):
@@ -146,10 +156,11 @@ class PuctBot(MctsBot):
         stats = node.stats
         acts = state.legal_actions(p)
         if not node.seeded >> p & 1:
-            if self.prior_all or node is self._root:
+            if node is self._root or (self.prior_all and node.visits >= self.prior_visits):
                 self._seed(node, state, p, acts)
-            else:  # priors at the root only: uniform P, no virtual visits elsewhere
+            elif not self.prior_all:  # priors at the root only: uniform P, no virtual visits elsewhere
                 node.seeded |= 1 << p
+        node.visits += 1
         c = self.c
         uniform = 1.0 / len(acts)
         best_key, best_value, new = None, -math.inf, False
@@ -173,14 +184,6 @@ class PuctBot(MctsBot):
         super()._seed_root(root, state, player, actions)
 
     # -- leaves ----------------------------------------------------------------------------
-    def _rollout(self, state: State) -> list[float]:
-        if self.model is None:
-            return super()._rollout(state)
-        limit = self.rollout if self._user_rollout else 0
-        if limit:
-            playout(state, limit, state.game.rollout_policy if self.policy else None, self.rng)
-        return self._evaluate(state)
-
     def _evaluate(self, state: State) -> list[float]:
         model = self.model
         if model is None or state.is_over():

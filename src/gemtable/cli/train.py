@@ -6,8 +6,14 @@ labelled with its final share of the win and its final score margin.  Training:
 Adam on minibatches over the new games (90 %); the other 10 % are held out: the
 weights kept are those of the epoch with the lowest held-out loss (early stopping).
 
-Reproducible for a seed with a game budget (``--games``); ``--minutes`` caps the
-time spent generating games (then the number of games depends on the machine).
+Self-play: a bot spec may name the weights being trained as ``weights=@``
+(``--bots puct:iterations=50,weights=@``); with ``--generations G`` the run repeats
+play-then-train G times, each generation's games played by the previous one's weights
+(the first generation by the file's weights, or by the untrained model — which is
+exactly the game's heuristic — when starting fresh).
+
+Reproducible for a seed with a game budget (``--games``, per generation); ``--minutes``
+caps the time spent generating games (then the number of games depends on the machine).
 Resumable: when ``--out`` exists, its weights, input normalisation and optimiser
 state are loaded and the next games continue the seed's sequence.
 """
@@ -17,6 +23,7 @@ from __future__ import annotations
 import resource
 import shlex
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -45,6 +52,17 @@ def _game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7_919 + 17) % (2 ** 31)
 
 
+def _fresh_manifest(game, h1: int, h2: int, seed: int, inputs: str) -> dict:
+    """The manifest of an untrained model (only read by self-play bots of the first generation)."""
+    from gemtable.bots import learned
+
+    return {"format": learned.FORMAT, "game": game.id, "layout_size": int(game.observation_layout.size),
+            "layout_signature": learned.layout_signature(game), "input_size": learned.input_size(game),
+            "hidden": [h1, h2], "inputs": inputs, "heads": ["win_logit", "margin"], "margin_scale": 1.0,
+            "seed": seed,
+            "games": 0, "cpu_minutes": 0.0, "runs": []}
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def train(
@@ -60,7 +78,10 @@ def register(app: typer.Typer) -> None:
         positions: int = typer.Option(0, "--positions", min=0, help="Decisions kept per game "
                                       "(0: all); fewer per game from more games generalises better."),
         epochs: int = typer.Option(8, "--epochs", min=1, help="Passes over the new data."),
-        hidden: str = typer.Option("128,64", "--hidden", help="Widths of the two hidden layers."),
+        hidden: str = typer.Option("32,16", "--hidden", help="Widths of the two hidden layers."),
+        inputs: str = typer.Option("context", "--inputs", help="What the network reads: 'context' (the "
+                                   "game's value features, heuristic and turn entries) or 'all' (also the "
+                                   "seat's whole observation; needs far more games)."),
         lr: float = typer.Option(1e-3, "--lr", help="Adam learning rate."),
         l2: float = typer.Option(1e-4, "--l2", help="Weight decay of the weight matrices."),
         batch: int = typer.Option(256, "--batch", min=1, help="Minibatch size."),
@@ -72,6 +93,8 @@ def register(app: typer.Typer) -> None:
         install: bool = typer.Option(False, "--install", help="Also write the weights (without optimiser "
                                      "state) into the game's package as value.npz, used by the puct bot."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes playing the games."),
+        generations: int = typer.Option(1, "--generations", "-g", min=1, help="Play-then-train rounds; "
+                                        "bots with weights=@ play with the weights of the round before."),
     ) -> None:
         """Train the game's learned evaluator (used by the `puct` bot)."""
         from rich.console import Console
@@ -113,103 +136,120 @@ def register(app: typer.Typer) -> None:
             if tuple(manifest["hidden"]) != (h1, h2):
                 console.print(f"[yellow]{path} has hidden layers {manifest['hidden']}; keeping them[/]")
                 h1, h2 = manifest["hidden"]
+            inputs = manifest.get("inputs", "all")
             if manifest.get("seed") != seed:
                 console.print(f"[yellow]{path} was started with seed {manifest.get('seed')}; "
                               f"continuing its sequence with seed {seed}[/]")
             console.print(f"continuing {path}: {manifest.get('games', 0)} games so far")
         else:
-            weights = learned.init_weights(g, (h1, h2), np.random.default_rng(seed))
-        first = int(manifest.get("games", 0))
-
-        # -- play the games --------------------------------------------------------------
-        tasks = [(g.id, counts[(first + i) % len(counts)], _game_seed(seed, first + i), specs, first + i,
-                  positions) for i in range(games)]
-        results: list = []
-        deadline = None if minutes is None else t0 + 60 * minutes
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=console, transient=False) as progress:
-            bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
-            if jobs == 1:
-                for task in tasks:
-                    if deadline is not None and results and time.perf_counter() >= deadline:
-                        break
-                    results.append(_game_task(task))
-                    progress.advance(bar)
+            weights = guarded(lambda: learned.init_weights(g, (h1, h2), np.random.default_rng(seed), inputs))
+        self_play = any("weights=@" in spec for spec in specs)
+        scratch = tempfile.TemporaryDirectory(prefix="gemtable-train-")
+        for generation in range(generations):
+            if self_play:  # the weights of the round before (the untrained model at the very start)
+                current = Path(scratch.name) / f"generation-{generation}.npz"
+                learned.ValueModel(g, weights, manifest or _fresh_manifest(g, h1, h2, seed, inputs)).save(current)
+                gen_specs = [spec.replace("weights=@", f"weights={current}") for spec in specs]
             else:
-                with ProcessPoolExecutor(jobs) as pool:
-                    for i in range(0, len(tasks), jobs * 4):
+                gen_specs = specs
+            if generations > 1:
+                console.print(f"generation {generation + 1} of {generations}")
+            first = int(manifest.get("games", 0))
+
+            # -- play the games --------------------------------------------------------------
+            tasks = [(g.id, counts[(first + i) % len(counts)], _game_seed(seed, first + i), gen_specs, first + i,
+                      positions) for i in range(games)]
+            results: list = []
+            deadline = None if minutes is None else t0 + 60 * minutes
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+            with Progress(*columns, console=console, transient=False) as progress:
+                bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
+                if jobs == 1:
+                    for task in tasks:
                         if deadline is not None and results and time.perf_counter() >= deadline:
                             break
-                        for res in pool.map(_game_task, tasks[i:i + jobs * 4]):
-                            results.append(res)
-                            progress.advance(bar)
-            played = len(results)
-            hold = max(1, played // 10) if played >= 2 else 0
-            train_part, val_part = results[:played - hold], results[played - hold:]
-            x = np.concatenate([r[0] for r in train_part])
-            yw = np.concatenate([r[1] for r in train_part])
-            ym_raw = np.concatenate([r[2] for r in train_part])
-            if not manifest:
-                learned.fit_normalisation(weights, x)
-                margin_scale = float(max(1.0, np.abs(ym_raw).mean()))
-            else:
-                margin_scale = float(manifest["margin_scale"])
-            ym = ym_raw / margin_scale
-            trainer = learned.Trainer(weights, lr=lr, l2=l2)
-            trainer.restore(extra)
-            rng = np.random.default_rng([seed, first])
-            if val_part:
-                vx = np.concatenate([r[0] for r in val_part])
-                vyw = np.concatenate([r[1] for r in val_part])
-                vym = np.concatenate([r[2] for r in val_part]) / margin_scale
-            # early stopping: keep the epoch whose held-out win log-loss is lowest
-            best = (trainer.losses(vx, vyw, vym)[0], 0, trainer.snapshot()) if val_part and early_stop else None
-            ebar = progress.add_task(f"{g.id}: training on {len(x)} rows", total=epochs)
-            for e in range(epochs):
-                trainer.epoch(x, yw, ym, rng, batch)
-                if best is not None:
-                    loss = trainer.losses(vx, vyw, vym)[0]
-                    if loss < best[0]:
-                        best = (loss, e + 1, trainer.snapshot())
-                progress.advance(ebar)
-            kept_epochs = epochs
-            if best is not None and best[1] < epochs:
-                trainer.restore_snapshot(best[2])
-                kept_epochs = best[1]
+                        results.append(_game_task(task))
+                        progress.advance(bar)
+                else:
+                    with ProcessPoolExecutor(jobs) as pool:
+                        for i in range(0, len(tasks), jobs * 4):
+                            if deadline is not None and results and time.perf_counter() >= deadline:
+                                break
+                            for res in pool.map(_game_task, tasks[i:i + jobs * 4]):
+                                results.append(res)
+                                progress.advance(bar)
+                played = len(results)
+                hold = max(1, played // 10) if played >= 2 else 0
+                train_part, val_part = results[:played - hold], results[played - hold:]
+                x = np.concatenate([r[0] for r in train_part])
+                yw = np.concatenate([r[1] for r in train_part])
+                ym_raw = np.concatenate([r[2] for r in train_part])
+                if not manifest:
+                    learned.fit_normalisation(weights, x)
+                    margin_scale = float(max(1.0, np.abs(ym_raw).mean()))
+                else:
+                    margin_scale = float(manifest["margin_scale"])
+                ym = ym_raw / margin_scale
+                trainer = learned.Trainer(weights, lr=lr, l2=l2)
+                trainer.restore(extra)
+                rng = np.random.default_rng([seed, first])
+                if val_part:
+                    vx = np.concatenate([r[0] for r in val_part])
+                    vyw = np.concatenate([r[1] for r in val_part])
+                    vym = np.concatenate([r[2] for r in val_part]) / margin_scale
+                # early stopping: keep the epoch whose held-out win log-loss is lowest
+                best = (trainer.losses(vx, vyw, vym)[0], 0, trainer.snapshot()) if val_part and early_stop else None
+                ebar = progress.add_task(f"{g.id}: training on {len(x)} rows", total=epochs)
+                for e in range(epochs):
+                    trainer.epoch(x, yw, ym, rng, batch)
+                    if best is not None:
+                        loss = trainer.losses(vx, vyw, vym)[0]
+                        if loss < best[0]:
+                            best = (loss, e + 1, trainer.snapshot())
+                    progress.advance(ebar)
+                kept_epochs = epochs
+                if best is not None and best[1] < epochs:
+                    trainer.restore_snapshot(best[2])
+                    kept_epochs = best[1]
 
-        # -- report and save ---------------------------------------------------------------
-        cpu = (_cpu_seconds() - cpu0) / 60
-        train_loss = trainer.losses(x, yw, ym)
-        val = trainer.losses(vx, vyw, vym) if val_part else None
-        history = list(manifest.get("runs", []))
-        history.append({"command": "gemtable train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-                        if sys.argv[1:2] == ["train"] else f"gemtable train {g.id}",
-                        "seed": seed, "games": played, "first_game": first, "bots": specs,
-                        "players": counts, "positions": positions, "epochs": epochs, "kept_epochs": kept_epochs, "lr": lr, "l2": l2, "batch": batch,
-                        "rows": len(x), "cpu_minutes": round(cpu, 3),
-                        "train": [round(v, 5) for v in train_loss],
-                        "validation": None if val is None else [round(v, 5) for v in val]})
-        manifest = {
-            "format": learned.FORMAT, "game": g.id, "layout_size": int(g.observation_layout.size),
-            "layout_signature": learned.layout_signature(g), "input_size": learned.input_size(g),
-            "hidden": [h1, h2], "heads": ["win_logit", "margin"], "margin_scale": margin_scale,
-            "seed": manifest.get("seed", seed), "games": first + played,
-            "cpu_minutes": round(float(manifest.get("cpu_minutes", 0.0)) + cpu, 3), "runs": history,
-        }
-        model = learned.ValueModel(g, trainer.w, manifest)
-        size = model.save(path, trainer.state())
-        out_console = Console()
-        out_console.print(f"{played} games, {len(x)} training rows, {cpu:.2f} CPU minutes "
-                          f"(total {manifest['games']} games, {manifest['cpu_minutes']:.2f} CPU minutes)")
-        if best is not None:
-            out_console.print(f"kept the weights after epoch {kept_epochs} of {epochs} (lowest held-out loss)")
-        out_console.print(f"train: win log-loss {train_loss[0]:.4f}, margin mse {train_loss[1]:.4f}, "
-                          f"side right {train_loss[2]:.1%}")
-        if val is not None:
-            out_console.print(f"held out ({hold} games): win log-loss {val[0]:.4f}, margin mse {val[1]:.4f}, "
-                              f"side right {val[2]:.1%}")
-        out_console.print(f"wrote {path} ({size} bytes)")
-        if install:
-            target = Path(str(learned.shipped_path(g)))
-            size = model.save(target)
-            out_console.print(f"installed {target} ({size} bytes)")
+            # -- report and save ---------------------------------------------------------------
+            cpu = (_cpu_seconds() - cpu0) / 60
+            train_loss = trainer.losses(x, yw, ym)
+            val = trainer.losses(vx, vyw, vym) if val_part else None
+            history = list(manifest.get("runs", []))
+            history.append({"command": "gemtable train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+                            if sys.argv[1:2] == ["train"] else f"gemtable train {g.id}",
+                            "seed": seed, "games": played, "first_game": first, "bots": specs,
+                            "players": counts, "positions": positions, "epochs": epochs, "kept_epochs": kept_epochs, "lr": lr, "l2": l2, "batch": batch,
+                            "rows": len(x), "cpu_minutes": round(cpu, 3),
+                            "train": [round(v, 5) for v in train_loss],
+                            "validation": None if val is None else [round(v, 5) for v in val]})
+            manifest = {
+                "format": learned.FORMAT, "game": g.id, "layout_size": int(g.observation_layout.size),
+                "layout_signature": learned.layout_signature(g), "input_size": learned.input_size(g),
+                "hidden": [h1, h2], "inputs": inputs, "heads": ["win_logit", "margin"],
+                "margin_scale": margin_scale,
+                "seed": manifest.get("seed", seed), "games": first + played,
+                "cpu_minutes": round(float(manifest.get("cpu_minutes", 0.0)) + cpu, 3), "runs": history,
+            }
+            model = learned.ValueModel(g, trainer.w, manifest)
+            size = model.save(path, trainer.state())
+            out_console = Console()
+            out_console.print(f"{played} games, {len(x)} training rows, {cpu:.2f} CPU minutes "
+                              f"(total {manifest['games']} games, {manifest['cpu_minutes']:.2f} CPU minutes)")
+            if best is not None:
+                out_console.print(f"kept the weights after epoch {kept_epochs} of {epochs} (lowest held-out loss)")
+            out_console.print(f"train: win log-loss {train_loss[0]:.4f}, margin mse {train_loss[1]:.4f}, "
+                              f"side right {train_loss[2]:.1%}")
+            if val is not None:
+                out_console.print(f"held out ({hold} games): win log-loss {val[0]:.4f}, margin mse {val[1]:.4f}, "
+                                  f"side right {val[2]:.1%}")
+            out_console.print(f"wrote {path} ({size} bytes)")
+            if install:
+                target = Path(str(learned.shipped_path(g)))
+                size = model.save(target)
+                out_console.print(f"installed {target} ({size} bytes)")
+            weights, extra = dict(trainer.w), trainer.state()
+            cpu0 = _cpu_seconds()
+            t0 = time.perf_counter()
+        scratch.cleanup()
