@@ -60,7 +60,8 @@ class SeatSpec(BaseModel):
     kind: str = Field("human", description="'human' (gets a secret invite link), 'bot', 'open' (anyone may "
                                            "join from the lobby; the table waits) or 'me' (the creator's seat, "
                                            "bound to their player cookie)")
-    bot: str | None = Field(None, description="bot level ('easy', 'medium', 'hard') or spec ('random', 'mcts:iterations=200')")
+    bot: str | None = Field(None, description="bot level (a name from GET /api/bots 'levels': easy, medium, "
+                                              "hard, expert) or spec ('random', 'mcts:iterations=200')")
     name: str | None = Field(None, description="seat name shown in the log (max 24 characters)")
 
 
