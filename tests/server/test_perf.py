@@ -11,6 +11,8 @@ import asyncio
 import json
 import time
 
+import pytest
+
 from gemtable.server.bus import NOTICE_MAX, PgBus
 from gemtable.server.db import Database
 from gemtable.server.limits import Limits
@@ -170,6 +172,104 @@ def test_actions_are_stored_after_the_database_dropped_every_pooled_connection(p
             assert await one.healthy()
         finally:
             admin.dispose()
+            await _close(one)
+
+    asyncio.run(scenario())
+
+
+# -- one statement per action on PostgreSQL ------------------------------------------------------
+def _listener(url: str):
+    import psycopg
+
+    conn = psycopg.connect(url, autocommit=True)
+    conn.execute("LISTEN gemtable")
+    return conn
+
+
+def _heard(conn, seconds: float = 0.5) -> list[dict]:
+    return [json.loads(n.payload) for n in conn.notifies(timeout=seconds)]
+
+
+def _rows(manager, table_id: str) -> tuple:
+    from sqlalchemy import text
+
+    with manager.db.engine.connect() as c:
+        rev, status, result = c.execute(text("SELECT rev, status, result FROM gt_tables WHERE id = :i"),
+                                        {"i": table_id}).one()
+        actions = c.execute(text('SELECT "index", seat, action, nonce FROM gt_actions WHERE table_id = :i '
+                                 'ORDER BY "index"'), {"i": table_id}).all()
+        play = c.execute(text("SELECT data, rematch FROM gt_table_play WHERE table_id = :i"),
+                         {"i": table_id}).all()
+    return rev, status, result, [tuple(a) for a in actions], [tuple(p) for p in play]
+
+
+def test_an_action_is_stored_by_one_statement_all_or_nothing(postgres_url, toy_registered):
+    """The revision check, the action row, the clocks and the notice are one statement: a stale
+    revision or a taken index writes nothing and announces nothing."""
+    from sqlalchemy.exc import IntegrityError
+
+    from gemtable.server.db import store_action_pg, utcnow
+
+    async def scenario():
+        one = await _worker(postgres_url)
+        listen = _listener(postgres_url)
+        try:
+            assert one._one_statement
+            table = await one.create("toy", 2, None, HUMANS)
+            before = _rows(one, table.id)
+            _heard(listen, 0.2)  # the creation's notices
+            base = {"id": table.id, "expected": table.rev, "rev": table.rev + 1, "updated": utcnow(), "index": 0,
+                    "seat": 0, "action": '{"type":"pick","n":1}', "nonce": "n1", "channel": "gemtable",
+                    "payload": json.dumps({"t": table.id, "k": "test"}), "result": None,
+                    "play": '{"left":[1000,2000]}', "rematch": None}
+            # a stale revision: nothing written, nothing announced
+            assert store_action_pg(one.db.engine, dict(base, expected=table.rev + 7, rev=table.rev + 8),
+                                   finished=False, clocks=True) is False
+            assert _rows(one, table.id) == before and _heard(listen) == []
+            # stored: the row, the clocks and the notice (after the commit)
+            assert store_action_pg(one.db.engine, base, finished=False, clocks=True) is True
+            rev, status, _, actions, play = _rows(one, table.id)
+            assert rev == table.rev + 1 and status == before[1]
+            assert actions == [(0, 0, {"type": "pick", "n": 1}, "n1")]
+            assert play == [({"left": [1000, 2000]}, None)]
+            assert _heard(listen) == [{"t": table.id, "k": "test"}]
+            # the index is taken (the revision matches): an IntegrityError, and nothing changed
+            with pytest.raises(IntegrityError):
+                store_action_pg(one.db.engine, dict(base, expected=table.rev + 1, rev=table.rev + 2, nonce="n2",
+                                                    play='{"left":[1,2]}'), finished=False, clocks=True)
+            assert _rows(one, table.id)[0] == table.rev + 1 and _rows(one, table.id)[4] == play
+            assert _heard(listen) == []
+            # the last action: the table is finished with its result; the clocks row is updated
+            assert store_action_pg(one.db.engine, dict(base, expected=table.rev + 1, rev=table.rev + 2, index=1,
+                                                       result='{"winners":[0]}', play='{"left":[5,6]}',
+                                                       rematch="abc"), finished=True, clocks=True)
+            rev, status, result, actions, play = _rows(one, table.id)
+            assert (rev, status, result) == (table.rev + 2, "finished", {"winners": [0]})
+            assert len(actions) == 2 and play == [({"left": [5, 6]}, "abc")]
+            # the pooled connection went back in its usual (transactional) mode
+            with one.db.engine.connect() as c:
+                assert c.connection.driver_connection.autocommit is False
+        finally:
+            listen.close()
+            await _close(one)
+
+    asyncio.run(scenario())
+
+
+def test_a_commit_tried_again_after_a_lost_acknowledgement_recognises_its_own_row(postgres_url, toy_registered):
+    from gemtable.server.db import Conflict, utcnow
+
+    async def scenario():
+        one = await _worker(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            args = (table.id, 0, 0, {"type": "pick", "n": 1}, utcnow(), None)
+            one._commit(*args, expected=table.rev, nonce="mine")
+            one._commit(*args, expected=table.rev, nonce="mine")  # the same submission again: fine
+            with pytest.raises(Conflict):  # another submission at that index: a conflict
+                one._commit(*args, expected=table.rev, nonce="other")
+            assert len(_rows(one, table.id)[3]) == 1
+        finally:
             await _close(one)
 
     asyncio.run(scenario())

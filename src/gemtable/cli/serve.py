@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
         shown = url.split("@")[-1] if "@" in url else url
         typer.echo(f"gemtable table at http://{host}:{port}  (database: {shown})")
         if workers == 1:
-            app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
+            app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers, freeze_gc=True)
             uvicorn.Server(uvicorn_config(app_, host=host, port=port, log_level=log_level, limits=limits,
                                           behind_proxy=behind_proxy)).run()
             return

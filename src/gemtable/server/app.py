@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -27,7 +28,7 @@ from gemtable.games.registry import all_games, get_game
 from . import inplay, lobby, players, ratings
 from .db import Database
 from .limits import Limits, RateLimiter, TokenBucket, depth_exceeds, shown
-from .tables import LiveTable, Rejected, Subscriber, TableManager
+from .tables import LiveTable, Rejected, Subscriber, TableManager, encode_message
 
 log = logging.getLogger("gemtable.server")
 
@@ -255,11 +256,15 @@ def app_from_env() -> FastAPI:
     the settings come as JSON in the environment variable GEMTABLE_SERVE_SETTINGS."""
     settings = json.loads(os.environ[SETTINGS_ENV])
     limits = Limits(**settings.pop("limits", {}))
-    return create_app(settings.pop("db_url"), limits=limits, **settings)
+    return create_app(settings.pop("db_url"), limits=limits, freeze_gc=True, **settings)
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
-               bot_workers: int = 1) -> FastAPI:
+               bot_workers: int = 1, freeze_gc: bool = False) -> FastAPI:
+    """The server application.  ``freeze_gc`` (a server process of its own, as `gemtable serve`
+    starts): once started, what startup made (modules, game data, resumed tables) is moved out of
+    the garbage collector's sight (``gc.freeze``), so its full collections scan only what play
+    made since; measured under load, that halved the longest pauses (which set the tail latency)."""
     holder: dict[str, Any] = {}
     limits = limits or Limits()
     create_limiter = RateLimiter(limits.create_rate, limits.create_burst)
@@ -284,6 +289,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         if rated:
             log.info("rated %d finished tables", rated)
         manager.start_maintenance()
+        if freeze_gc:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
@@ -570,7 +578,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         dropped = asyncio.Event()
 
         async def send(msg: dict[str, Any]) -> None:
-            await ws.send_text(json.dumps(msg, separators=(",", ":")))
+            await ws.send_text(encode_message(msg))
 
         sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
                          on_drop=lambda _code, _reason: dropped.set())

@@ -444,3 +444,61 @@ def _bump_statement(columns: tuple[str, ...], notify: bool) -> Any:
             stmt = stmt.returning(func.pg_notify(bindparam("b_channel"), bindparam("b_payload")))
         _BUMPS[(columns, notify)] = stmt
     return stmt
+
+
+# -- the action hot path on PostgreSQL: one statement, one round trip ------------------------
+def _action_statement(finished: bool, clocks: bool) -> str:
+    """The UPDATE of the table row (revision check), the INSERT of the action and, for timed
+    tables, the upsert of the clocks, as one statement whose result row also sends the notice.
+
+    Every part reads the row the UPDATE returned, so when the revision does not match nothing
+    is written and no notice goes out (no row comes back: ``Conflict``).  Run in autocommit
+    mode it is its own transaction: no BEGIN and COMMIT round trips.
+    """
+    sets = "rev = %(rev)s, updated_at = %(updated)s"
+    if finished:
+        sets += ", status = 'finished', result = %(result)s::json"
+    sql = (f"WITH b AS (UPDATE gt_tables SET {sets} WHERE id = %(id)s AND rev = %(expected)s RETURNING id), "
+           "a AS (INSERT INTO gt_actions (table_id, \"index\", seat, action, created_at, nonce) "
+           "SELECT id, %(index)s, %(seat)s, %(action)s::json, %(updated)s, %(nonce)s FROM b)")
+    if clocks:
+        sql += (", p AS (INSERT INTO gt_table_play (table_id, data, rematch) "
+                "SELECT id, %(play)s::json, %(rematch)s FROM b ON CONFLICT (table_id) "
+                "DO UPDATE SET data = EXCLUDED.data, rematch = EXCLUDED.rematch)")
+    return sql + " SELECT pg_notify(%(channel)s, %(payload)s) FROM b"
+
+
+_ACTION_SQL = {(f, c): _action_statement(f, c) for f in (False, True) for c in (False, True)}
+
+
+def store_action_pg(engine: Engine, params: dict[str, Any], finished: bool, clocks: bool) -> bool:
+    """Run the action statement on a pooled psycopg 3 connection in autocommit mode.
+
+    True: stored (and announced on commit); False: the revision did not match, nothing was
+    written.  A unique violation (the action's index is taken) comes back as SQLAlchemy's
+    ``IntegrityError``, a lost connection as its ``OperationalError`` (the connection is
+    dropped from the pool), so callers handle both like those of the Core path.
+    """
+    import psycopg
+    from sqlalchemy.exc import IntegrityError, OperationalError
+
+    sql = _ACTION_SQL[(finished, clocks)]
+    fairy = engine.raw_connection()
+    try:
+        conn = fairy.driver_connection
+        conn.autocommit = True
+        try:
+            with conn.cursor() as cur:
+                cur.execute(sql, params)
+                stored = cur.fetchone() is not None
+        finally:
+            if not conn.closed:
+                conn.autocommit = False
+        return stored
+    except psycopg.errors.IntegrityError as exc:
+        raise IntegrityError(sql, None, exc) from exc
+    except psycopg.OperationalError as exc:
+        fairy.invalidate(exc)  # a broken connection is not handed out again
+        raise OperationalError(sql, None, exc) from exc
+    finally:
+        fairy.close()

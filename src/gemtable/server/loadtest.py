@@ -56,6 +56,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from .limits import Limits
 from .soak import _free_port, _pct
 
@@ -440,7 +442,7 @@ class Driver:
                 return False
 
     def on_message(self, seat: Seat, raw: str | bytes, now: float) -> None:
-        msg = json.loads(raw)
+        msg = orjson.loads(raw)
         kind = msg.get("type")
         table = seat.table
         if kind == "state":

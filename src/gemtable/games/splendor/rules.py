@@ -53,7 +53,7 @@ def noble_text(nid: int) -> str:
     return f"{NOBLE_POINTS[nid]}pt ({need})"
 
 
-def card_json(cid: int) -> dict[str, Any]:
+def _card_json(cid: int) -> dict[str, Any]:
     return {
         "id": cid,
         "level": LEVEL[cid] + 1,
@@ -63,12 +63,27 @@ def card_json(cid: int) -> dict[str, Any]:
     }
 
 
-def noble_json(nid: int) -> dict[str, Any]:
+def _noble_json(nid: int) -> dict[str, Any]:
     return {
         "id": nid,
         "points": NOBLE_POINTS[nid],
         "needs": {COLOURS[i]: a for i, a in NOBLE_NZ[nid]},
     }
+
+
+# Every view and event describes cards and nobles: each description is built once (views are
+# built for every seat after every move on the server) and handed out as a fresh top-level
+# copy; the nested cost/needs dicts are shared and must not be changed.
+_CARDS_JSON = [_card_json(c) for c in range(len(LEVEL))]
+_NOBLES_JSON = [_noble_json(x) for x in range(len(NOBLE_POINTS))]
+
+
+def card_json(cid: int) -> dict[str, Any]:
+    return _CARDS_JSON[cid].copy()
+
+
+def noble_json(nid: int) -> dict[str, Any]:
+    return _NOBLES_JSON[nid].copy()
 
 
 # ---------------------------------------------------------------------------
