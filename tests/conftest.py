@@ -30,3 +30,16 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.longrepr = f"skipped under GEMTABLE_STRICT=1 (CI must run every test): {reason}"
+
+
+@pytest.fixture
+def shipped(monkeypatch, tmp_path):
+    """Bot level ratings (levels.json) of every game go to a temporary folder, never into the
+    real game packages (the ladder tests)."""
+    from gemtable.analysis import ladder
+
+    def path(game):
+        return tmp_path / f"{game.id}.levels.json"
+
+    monkeypatch.setattr(ladder, "levels_path", path)
+    return path

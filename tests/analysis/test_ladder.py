@@ -21,16 +21,6 @@ def novice(monkeypatch):
     return "novice"
 
 
-@pytest.fixture
-def shipped(monkeypatch, tmp_path):
-    """levels.json of every game goes to a temporary folder (never into the real packages)."""
-    def path(game):
-        return tmp_path / f"{game.id}.levels.json"
-
-    monkeypatch.setattr(ladder, "levels_path", path)
-    return path
-
-
 def run(levels, n=8, players=2, seed=0):
     entries = ladder.parse_levels(levels)
     result = run_games(ladder.ladder_specs(GAME, entries, n, players, seed), jobs=1)

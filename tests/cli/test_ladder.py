@@ -15,15 +15,6 @@ GAME = "glassworks"
 
 
 @pytest.fixture
-def shipped(monkeypatch, tmp_path):
-    def path(game):
-        return tmp_path / f"{game.id}.levels.json"
-
-    monkeypatch.setattr(ladder, "levels_path", path)
-    return path
-
-
-@pytest.fixture
 def cheap_levels(monkeypatch):
     """Levels as players would meet them, but cheap: random, greedy, and no search levels."""
     monkeypatch.setitem(LEVELS, "easy", "random")
