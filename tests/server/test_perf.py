@@ -214,7 +214,7 @@ def test_an_action_is_stored_by_one_statement_all_or_nothing(postgres_url, toy_r
         one = await _worker(postgres_url)
         listen = _listener(postgres_url)
         try:
-            assert one._one_statement
+            assert one.db.one_statement
             table = await one.create("toy", 2, None, HUMANS)
             before = _rows(one, table.id)
             _heard(listen, 0.2)  # the creation's notices
@@ -273,6 +273,17 @@ def test_a_commit_tried_again_after_a_lost_acknowledgement_recognises_its_own_ro
             await _close(one)
 
     asyncio.run(scenario())
+
+
+def test_websocket_messages_encode_whatever_the_standard_library_encoded():
+    """orjson on the hot path; what it refuses (a lone surrogate, an integer beyond 64 bits)
+    still goes out, as the standard library writes it."""
+    from gemtable.server.tables import encode_message
+
+    plain = {"type": "state", "n": 3, "x": 0.5, "names": ["Ann", "Zoë"], 2: [None, True]}
+    assert json.loads(encode_message(plain)) == json.loads(json.dumps(plain))
+    for odd in ({"text": "\ud800"}, {"n": 2**70}):
+        assert encode_message(odd) == json.dumps(odd, separators=(",", ":"))
 
 
 # -- GET /api/health -----------------------------------------------------------------------------

@@ -206,6 +206,12 @@ class Database:
         """PostgreSQL: several workers may share this database (see bus.py)."""
         return self.url.startswith("postgresql")
 
+    @property
+    def one_statement(self) -> bool:
+        """PostgreSQL through psycopg 3: an action is stored by one statement (``store_action_pg``)."""
+        dialect = self.engine.dialect
+        return dialect.name == "postgresql" and dialect.driver == "psycopg"
+
     def _create_schema(self) -> None:
         """Create missing tables and columns; workers starting together take turns (PostgreSQL lock)."""
         from sqlalchemy import text

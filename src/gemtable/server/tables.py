@@ -111,8 +111,15 @@ class Seat:
 
 def encode_message(msg: dict[str, Any]) -> str:
     """A WebSocket message as compact JSON text (orjson: a few times faster than the standard
-    library on the per-move hot path; keys that are not strings become strings, as ``json`` does)."""
-    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    library on the per-move hot path; keys that are not strings become strings, as ``json`` does).
+
+    What orjson refuses and the standard library writes (a lone surrogate, an integer beyond 64
+    bits) goes through the standard library, so no message a table could send before is lost.
+    """
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:
+        return json.dumps(msg, separators=(",", ":"))
 
 
 class Subscriber:
@@ -517,8 +524,6 @@ class TableManager:
         # the GIL and wait on the file lock); PostgreSQL's round trips overlap in a few threads
         if db_threads is None:
             db_threads = DB_THREADS_SHARED if db.shared else 1
-        # PostgreSQL through psycopg 3: an action is stored by one statement in autocommit mode
-        self._one_statement = db.engine.dialect.name == "postgresql" and db.engine.dialect.driver == "psycopg"
         self._db_pool = ThreadPoolExecutor(max_workers=max(1, db_threads), thread_name_prefix="gemtable-db")
         self.bot_pool = FairPool(bot_workers)
         self._maintenance: asyncio.Task | None = None
@@ -853,20 +858,17 @@ class TableManager:
         The table row moves from revision ``expected`` to the next (``db.bump``: a worker with a
         stale copy stores nothing and gets ``Conflict``); the notice, sent by the same statement,
         goes out on commit and carries the action (and ``play``, the clocks stored with it), so
-        other workers one revision behind apply it without reading (``_apply_notes``).
+        other workers one revision behind apply it without reading (``_apply_notes``).  With
+        psycopg 3 on PostgreSQL all of it is one statement (``db.store_action_pg``; ``play`` and
+        ``rematch`` are the clocks row that ``extra`` writes on the other path).
         """
-        values: dict[str, Any] = {"updated_at": now}
-        if result is not None:
-            values["status"] = "finished"
-            values["result"] = result
         try:
-            # SQLAlchemy Core on one connection (no ORM session: this is the per-action hot path)
             fields: dict[str, Any] = {"v": index + 1, "r": expected + 1, "s": seat, "a": action,
                                       "u": now.isoformat()}
             if play is not None:
                 fields["p"] = play
             notice = self.bus.action_notice(table_id, **fields)
-            if self._one_statement:  # PostgreSQL with psycopg 3: one round trip
+            if self.db.one_statement:  # one round trip, no SQLAlchemy
                 params = {"id": table_id, "expected": expected, "rev": expected + 1, "updated": now,
                           "index": index, "seat": seat, "action": json.dumps(action, separators=(",", ":")),
                           "nonce": nonce, "channel": notice[0], "payload": notice[1],
@@ -876,6 +878,11 @@ class TableManager:
                                        clocks=play is not None):
                     raise Conflict(table_id)
                 return
+            values: dict[str, Any] = {"updated_at": now}
+            if result is not None:
+                values["status"] = "finished"
+                values["result"] = result
+            # SQLAlchemy Core on one connection (no ORM session: this is the per-action hot path)
             with self.db.engine.begin() as conn:
                 bump(conn, table_id, expected, notify=notice, **values)
                 conn.execute(ACTIONS_INSERT, {"table_id": table_id, "index": index, "seat": seat,
