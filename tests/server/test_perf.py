@@ -204,59 +204,66 @@ def _rows(manager, table_id: str) -> tuple:
 
 
 def test_an_action_is_stored_by_one_statement_all_or_nothing(postgres_url, toy_registered):
-    """The revision check, the action row, the clocks and the notice are one statement: a stale
-    revision or a taken index writes nothing and announces nothing."""
+    """The revision check, the action row, the clocks and the notice are one statement, sent from
+    the event loop: a stale revision or a taken index writes nothing and announces nothing."""
     from sqlalchemy.exc import IntegrityError
 
-    from gemtable.server.db import store_action_pg, utcnow
+    from gemtable.server.db import ActionStore, utcnow
 
     async def scenario():
         one = await _worker(postgres_url)
         listen = _listener(postgres_url)
+        store = ActionStore(postgres_url, size=2)
         try:
-            assert one.db.one_statement
+            assert one.db.one_statement and one._actions is not None
             table = await one.create("toy", 2, None, HUMANS)
+            rev0 = table.rev  # (the worker's copy catches up with what is stored below)
             before = _rows(one, table.id)
             _heard(listen, 0.2)  # the creation's notices
-            base = {"id": table.id, "expected": table.rev, "rev": table.rev + 1, "updated": utcnow(), "index": 0,
+            base = {"id": table.id, "expected": rev0, "rev": rev0 + 1, "updated": utcnow(), "index": 0,
                     "seat": 0, "action": '{"type":"pick","n":1}', "nonce": "n1", "channel": "gemtable",
                     "payload": json.dumps({"t": table.id, "k": "test"}), "result": None,
                     "play": '{"left":[1000,2000]}', "rematch": None}
             # a stale revision: nothing written, nothing announced
-            assert store_action_pg(one.db.engine, dict(base, expected=table.rev + 7, rev=table.rev + 8),
-                                   finished=False, clocks=True) is False
+            assert await store.store(dict(base, expected=rev0 + 7, rev=rev0 + 8),
+                                     finished=False, clocks=True) is False
             assert _rows(one, table.id) == before and _heard(listen) == []
             # stored: the row, the clocks and the notice (after the commit)
-            assert store_action_pg(one.db.engine, base, finished=False, clocks=True) is True
+            assert await store.store(base, finished=False, clocks=True) is True
             rev, status, _, actions, play = _rows(one, table.id)
-            assert rev == table.rev + 1 and status == before[1]
+            assert rev == rev0 + 1 and status == before[1]
             assert actions == [(0, 0, {"type": "pick", "n": 1}, "n1")]
             assert play == [({"left": [1000, 2000]}, None)]
             assert _heard(listen) == [{"t": table.id, "k": "test"}]
             # the index is taken (the revision matches): an IntegrityError, and nothing changed
             with pytest.raises(IntegrityError):
-                store_action_pg(one.db.engine, dict(base, expected=table.rev + 1, rev=table.rev + 2, nonce="n2",
-                                                    play='{"left":[1,2]}'), finished=False, clocks=True)
-            assert _rows(one, table.id)[0] == table.rev + 1 and _rows(one, table.id)[4] == play
+                await store.store(dict(base, expected=rev0 + 1, rev=rev0 + 2, nonce="n2",
+                                       play='{"left":[1,2]}'), finished=False, clocks=True)
+            assert _rows(one, table.id)[0] == rev0 + 1 and _rows(one, table.id)[4] == play
             assert _heard(listen) == []
             # the last action: the table is finished with its result; the clocks row is updated
-            assert store_action_pg(one.db.engine, dict(base, expected=table.rev + 1, rev=table.rev + 2, index=1,
-                                                       result='{"winners":[0]}', play='{"left":[5,6]}',
-                                                       rematch="abc"), finished=True, clocks=True)
+            assert await store.store(dict(base, expected=rev0 + 1, rev=rev0 + 2, index=1,
+                                          result='{"winners":[0]}', play='{"left":[5,6]}', rematch="abc"),
+                                     finished=True, clocks=True)
             rev, status, result, actions, play = _rows(one, table.id)
-            assert (rev, status, result) == (table.rev + 2, "finished", {"winners": [0]})
+            assert (rev, status, result) == (rev0 + 2, "finished", {"winners": [0]})
             assert len(actions) == 2 and play == [({"left": [5, 6]}, "abc")]
-            # the pooled connection went back in its usual (transactional) mode
-            with one.db.engine.connect() as c:
-                assert c.connection.driver_connection.autocommit is False
+            # a closed store refuses (as an unavailable database) and opens no new connection
+            await store.close()
+            from sqlalchemy.exc import OperationalError
+            with pytest.raises(OperationalError):
+                await store.store(base, finished=False, clocks=False)
         finally:
             listen.close()
+            await store.close()
             await _close(one)
 
     asyncio.run(scenario())
 
 
 def test_a_commit_tried_again_after_a_lost_acknowledgement_recognises_its_own_row(postgres_url, toy_registered):
+    """Both ways of storing (the one statement from the event loop, SQLAlchemy Core in a thread):
+    the same submission again is fine, another one at that index is a conflict."""
     from gemtable.server.db import Conflict, utcnow
 
     async def scenario():
@@ -264,11 +271,16 @@ def test_a_commit_tried_again_after_a_lost_acknowledgement_recognises_its_own_ro
         try:
             table = await one.create("toy", 2, None, HUMANS)
             args = (table.id, 0, 0, {"type": "pick", "n": 1}, utcnow(), None)
-            one._commit(*args, expected=table.rev, nonce="mine")
-            one._commit(*args, expected=table.rev, nonce="mine")  # the same submission again: fine
+            await one._store_action(*args, expected=table.rev, nonce="mine")
+            await one._store_action(*args, expected=table.rev, nonce="mine")  # the same submission again
             with pytest.raises(Conflict):  # another submission at that index: a conflict
-                one._commit(*args, expected=table.rev, nonce="other")
-            assert len(_rows(one, table.id)[3]) == 1
+                await one._store_action(*args, expected=table.rev, nonce="other")
+            later = (table.id, 1, 1, {"type": "pick", "n": 2}, utcnow(), None)
+            one._commit(*later, expected=table.rev + 1, nonce="core")
+            one._commit(*later, expected=table.rev + 1, nonce="core")
+            with pytest.raises(Conflict):
+                one._commit(*later, expected=table.rev + 1, nonce="other")
+            assert [a[3] for a in _rows(one, table.id)[3]] == ["mine", "core"]
         finally:
             await _close(one)
 

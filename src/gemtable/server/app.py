@@ -259,13 +259,32 @@ def app_from_env() -> FastAPI:
     return create_app(settings.pop("db_url"), limits=limits, freeze_gc=True, **settings)
 
 
+# (young, middle, old): how many net new container objects start a young collection, how many young
+# collections a middle one, how many middle ones a full one; CPython's default is (700, 10, 10)
+SERVER_GC_THRESHOLDS = (3000, 10, 1000)
+
+
+def server_gc() -> None:
+    """Set a server process's garbage collector up for serving (called once it has started).
+
+    What startup made (modules, game data, resumed tables) is moved out of the collector's sight
+    (``gc.freeze``), and full collections become rare (``SERVER_GC_THRESHOLDS``): play makes
+    almost no reference cycles — under load (500 tables, two workers) the full collections found
+    nothing to free, yet each stopped a worker for 100–250 ms, which set the tail latency — and
+    what it makes without cycles is freed at once by reference counting.  Cycles are still
+    collected, only later.  Young collections run about four times less often than by default
+    (each costs a few milliseconds more; fewer of them, measured, gave the shorter tail).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*SERVER_GC_THRESHOLDS)
+
+
 def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
                bot_workers: int = 1, freeze_gc: bool = False) -> FastAPI:
     """The server application.  ``freeze_gc`` (a server process of its own, as `gemtable serve`
-    starts): once started, what startup made (modules, game data, resumed tables) is moved out of
-    the garbage collector's sight (``gc.freeze``), so its full collections scan only what play
-    made since; measured under load, that cut the longest pauses (part of the tail latency) by a
-    third to a half."""
+    starts): once started, the process's garbage collector is set up for serving
+    (``server_gc``)."""
     holder: dict[str, Any] = {}
     limits = limits or Limits()
     create_limiter = RateLimiter(limits.create_rate, limits.create_burst)
@@ -291,8 +310,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             log.info("rated %d finished tables", rated)
         manager.start_maintenance()
         if freeze_gc:
-            gc.collect()
-            gc.freeze()
+            server_gc()
         try:
             yield
         finally:

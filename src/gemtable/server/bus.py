@@ -102,11 +102,9 @@ class PgBus:
     def __init__(self, db: Database, sweep: float = 0.5, alive_every: float = 1.0, dead_after: float = 5.0) -> None:
         self.db = db
         self.worker = secrets.token_hex(8)
-        url = db.url
-        for prefix in ("postgresql+psycopg://", "postgresql+psycopg2://"):
-            if url.startswith(prefix):
-                url = "postgresql://" + url[len(prefix):]
-        self.conninfo = url
+        from .db import libpq_url
+
+        self.conninfo = libpq_url(db.url)
         self.sweep_every = sweep
         self.alive_every = alive_every
         self.dead_after = dead_after

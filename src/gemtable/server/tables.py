@@ -48,13 +48,13 @@ from . import inplay
 from .bus import LocalBus, PgBus, make_bus
 from .db import (
     ActionRow,
+    ActionStore,
     Conflict,
     Database,
     KickedRow,
     SeatRow,
     TableRow,
     bump,
-    store_action_pg,
     utcnow,
 )
 from .limits import (
@@ -525,6 +525,8 @@ class TableManager:
         if db_threads is None:
             db_threads = DB_THREADS_SHARED if db.shared else 1
         self._db_pool = ThreadPoolExecutor(max_workers=max(1, db_threads), thread_name_prefix="gemtable-db")
+        # PostgreSQL with psycopg 3: actions are stored from the event loop (no thread per commit)
+        self._actions = ActionStore(db.url) if db.one_statement else None
         self.bot_pool = FairPool(bot_workers)
         self._maintenance: asyncio.Task | None = None
         self.finish_hooks: list[Callable[[LiveTable], None]] = []  # called once a table's game is over
@@ -828,10 +830,14 @@ class TableManager:
             now = utcnow()
             result = self.inplay.result_extras(table, _result(after) if after.is_over() else None)
             clocks, store_clocks = self.inplay.before_commit(table, seat, after)  # same transaction
-            await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8),
-                                             play=clocks.to_json() if clocks is not None else None,
-                                             rematch=clocks.rematch if clocks is not None else None),
-                           table.id, index, seat, action.to_json(), now, result, store_clocks)
+            play = clocks.to_json() if clocks is not None else None
+            rematch = clocks.rematch if clocks is not None else None
+            if self._actions is not None:  # PostgreSQL: one statement, awaited on the event loop
+                await self._store_action(table.id, index, seat, action.to_json(), now, result,
+                                         expected=table.rev, nonce=secrets.token_hex(8), play=play, rematch=rematch)
+            else:
+                await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8)),
+                               table.id, index, seat, action.to_json(), now, result, store_clocks)
             table.rev += 1
             table.state = after
             table.checkpoints.append(checkpoint)
@@ -849,35 +855,72 @@ class TableManager:
                 hook(table)
         return events
 
+    def _notice(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
+                expected: int, play: dict[str, Any] | None) -> tuple[str, str] | None:
+        """The notice stored action ``index`` sends on commit: it carries the action (and ``play``,
+        the clocks stored with it), so other workers one revision behind apply it without reading
+        (``_apply_notes``)."""
+        fields: dict[str, Any] = {"v": index + 1, "r": expected + 1, "s": seat, "a": action, "u": now.isoformat()}
+        if play is not None:
+            fields["p"] = play
+        return self.bus.action_notice(table_id, **fields)
+
+    def _stored_by(self, table_id: str, index: int, nonce: str | None) -> bool:
+        """(A database thread) Is action ``index`` stored, by the submission that carries ``nonce``?"""
+        with self.db.session() as s:
+            row = s.get(ActionRow, (table_id, index))
+            return row is not None and nonce is not None and row.nonce == nonce
+
+    async def _store_action(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
+                            result: dict[str, Any] | None, expected: int, nonce: str,
+                            play: dict[str, Any] | None = None, rematch: str | None = None) -> None:
+        """Store action ``index`` on PostgreSQL: one statement (``db.ActionStore``) moves the table
+        row from revision ``expected`` to the next, inserts the action, upserts the clocks
+        (``play``, ``rematch``) and sends the notice on commit — one round trip, awaited here.
+
+        A stale revision or a taken index stores nothing: ``Conflict``, unless the stored row is
+        this very submission (an earlier attempt committed but its acknowledgement was lost).
+        A lost connection is tried again with backoff for ``db_retry_for`` seconds, then
+        Rejected("storage", 503) like every other database call.
+        """
+        notice = self._notice(table_id, index, seat, action, now, expected, play)
+        params = {"id": table_id, "expected": expected, "rev": expected + 1, "updated": now,
+                  "index": index, "seat": seat, "action": json.dumps(action, separators=(",", ":")),
+                  "nonce": nonce, "channel": notice[0], "payload": notice[1],
+                  "result": json.dumps(result) if result is not None else None,
+                  "play": json.dumps(play) if play is not None else None, "rematch": rematch}
+        delay, waited = 0.05, 0.0
+        while True:
+            try:
+                stored = await self._actions.store(params, finished=result is not None, clocks=play is not None)
+                break
+            except IntegrityError:
+                stored = False
+                break
+            except Exception as exc:
+                if not _retryable(exc) or waited >= self.db_retry_for or self._closing:
+                    log.error("storing an action failed: %s", exc)
+                    raise Rejected("storage", "The database is not available right now; nothing changed. "
+                                   "Try again in a moment.", 503, retry_after=2) from None
+                log.warning("database busy (%s); trying again in %.2fs", type(exc).__name__, delay)
+                await asyncio.sleep(delay)
+                waited += delay
+                delay = min(delay * 2, 1.0)
+        if not stored and not await self._db(self._stored_by, table_id, index, nonce):
+            raise Conflict(table_id)
+
     def _commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
                 result: dict[str, Any] | None, extra: Callable[[Any], None] | None = None,
-                expected: int = 0, nonce: str | None = None, play: dict[str, Any] | None = None,
-                rematch: str | None = None) -> None:
-        """Store action ``index`` (a database thread), one transaction.  Safe to run again after a failure.
+                expected: int = 0, nonce: str | None = None) -> None:
+        """Store action ``index`` (a database thread; SQLite, or PostgreSQL without psycopg 3's
+        pool), one transaction.  Safe to run again after a failure.
 
         The table row moves from revision ``expected`` to the next (``db.bump``: a worker with a
-        stale copy stores nothing and gets ``Conflict``); the notice, sent by the same statement,
-        goes out on commit and carries the action (and ``play``, the clocks stored with it), so
-        other workers one revision behind apply it without reading (``_apply_notes``).  With
-        psycopg 3 on PostgreSQL all of it is one statement (``db.store_action_pg``; ``play`` and
-        ``rematch`` are the clocks row that ``extra`` writes on the other path).
+        stale copy stores nothing and gets ``Conflict``); the notice (``_notice``), sent by the same
+        statement, goes out on commit; ``extra`` writes the clocks in the same transaction.
         """
         try:
-            fields: dict[str, Any] = {"v": index + 1, "r": expected + 1, "s": seat, "a": action,
-                                      "u": now.isoformat()}
-            if play is not None:
-                fields["p"] = play
-            notice = self.bus.action_notice(table_id, **fields)
-            if self.db.one_statement:  # one round trip, no SQLAlchemy
-                params = {"id": table_id, "expected": expected, "rev": expected + 1, "updated": now,
-                          "index": index, "seat": seat, "action": json.dumps(action, separators=(",", ":")),
-                          "nonce": nonce, "channel": notice[0], "payload": notice[1],
-                          "result": json.dumps(result) if result is not None else None,
-                          "play": json.dumps(play) if play is not None else None, "rematch": rematch}
-                if not store_action_pg(self.db.engine, params, finished=result is not None,
-                                       clocks=play is not None):
-                    raise Conflict(table_id)
-                return
+            notice = self._notice(table_id, index, seat, action, now, expected, None)
             values: dict[str, Any] = {"updated_at": now}
             if result is not None:
                 values["status"] = "finished"
@@ -892,10 +935,8 @@ class TableManager:
         except (Conflict, IntegrityError):
             # an earlier attempt reached the database after all (the connection broke after the
             # commit): fine when the stored row is this very submission; else another writer won
-            with self.db.session() as s:
-                row = s.get(ActionRow, (table_id, index))
-                if row is not None and nonce is not None and row.nonce == nonce:
-                    return
+            if self._stored_by(table_id, index, nonce):
+                return
             raise Conflict(table_id) from None
 
     async def mark_joined(self, table: LiveTable, seat: Seat) -> None:
@@ -1425,6 +1466,8 @@ class TableManager:
             except (asyncio.CancelledError, Exception):
                 pass
         await self.bot_pool.close()
+        if self._actions is not None:
+            await self._actions.close()
         self._db_pool.shutdown(wait=True)
 
     # -- replays -------------------------------------------------------------
