@@ -321,3 +321,17 @@ def test_health_answers_503_when_the_database_does_not(client):
     body = r.json()
     assert body["ok"] is False and body["error"] == "database"
     assert "127.0.0.1" not in r.text and "nobody" not in r.text  # nothing about the database is told
+
+
+def test_a_server_process_sets_its_garbage_collector_up_for_serving():
+    """`gemtable serve`'s processes: startup's objects frozen, full collections rare (in a child
+    process, so this test process keeps its own collector settings)."""
+    import subprocess
+    import sys
+
+    code = ("import gc; from gemtable.server.app import server_gc, SERVER_GC_THRESHOLDS as T; "
+            "before = gc.get_threshold(); server_gc(); "
+            "print(before == (700, 10, 10), gc.get_threshold() == T, gc.get_freeze_count() > 1000, "
+            "T[0] > 700 and T[2] >= 100)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["True", "True", "True", "True"]

@@ -540,15 +540,24 @@ class TableManager:
         ``db_retry_for`` seconds.
         """
         loop = asyncio.get_running_loop()
+        return await self._retrying(lambda: loop.run_in_executor(self._db_pool, fn, *args),
+                                    getattr(fn, "__name__", str(fn)))
+
+    async def _retrying(self, attempt: Callable[[], Any], name: str, passing: tuple = ()) -> Any:
+        """Await ``attempt()``, again with backoff while it fails with a lock or connection error.
+
+        Rejected, Conflict and ``passing`` errors go to the caller; after ``db_retry_for`` seconds
+        (or any other error) Rejected("storage", 503).
+        """
         delay, waited = 0.05, 0.0
         while True:
             try:
-                return await loop.run_in_executor(self._db_pool, fn, *args)
-            except (Rejected, Conflict):
+                return await attempt()
+            except (Rejected, Conflict, *passing):
                 raise
             except Exception as exc:
                 if not _retryable(exc) or waited >= self.db_retry_for or self._closing:
-                    log.error("database call %s failed: %s", getattr(fn, "__name__", fn), exc)
+                    log.error("database call %s failed: %s", name, exc)
                     raise Rejected("storage", "The database is not available right now; nothing changed. "
                                    "Try again in a moment.", 503, retry_after=2) from None
                 log.warning("database busy (%s); trying again in %.2fs", type(exc).__name__, delay)
@@ -889,23 +898,12 @@ class TableManager:
                   "nonce": nonce, "channel": notice[0], "payload": notice[1],
                   "result": json.dumps(result) if result is not None else None,
                   "play": json.dumps(play) if play is not None else None, "rematch": rematch}
-        delay, waited = 0.05, 0.0
-        while True:
-            try:
-                stored = await self._actions.store(params, finished=result is not None, clocks=play is not None)
-                break
-            except IntegrityError:
-                stored = False
-                break
-            except Exception as exc:
-                if not _retryable(exc) or waited >= self.db_retry_for or self._closing:
-                    log.error("storing an action failed: %s", exc)
-                    raise Rejected("storage", "The database is not available right now; nothing changed. "
-                                   "Try again in a moment.", 503, retry_after=2) from None
-                log.warning("database busy (%s); trying again in %.2fs", type(exc).__name__, delay)
-                await asyncio.sleep(delay)
-                waited += delay
-                delay = min(delay * 2, 1.0)
+        try:
+            stored = await self._retrying(
+                lambda: self._actions.store(params, finished=result is not None, clocks=play is not None),
+                "store_action", passing=(IntegrityError,))
+        except IntegrityError:  # the index is taken
+            stored = False
         if not stored and not await self._db(self._stored_by, table_id, index, nonce):
             raise Conflict(table_id)
 
