@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gemtable.cli.main import app
-from gemtable.server.loadtest import Driver, _pg_bin, proc_sample, run_loadtest
+from gemtable.server.loadtest import Driver, _pg_bin, pressure, proc_sample, run_loadtest
 
 PHASE_KEYS = {"phase", "seconds", "actions_sent", "actions_acked", "actions_per_s", "own_ms", "other_ms",
               "errors", "games_finished", "server_cpu_pct", "server_rss_mb", "db_cpu_pct", "driver_cpu_pct",
@@ -34,6 +34,8 @@ def _check_report(report, tables, workers, db):
         # every acknowledged action has its own-seat latency; the other seat saw it too
         assert row["own_ms"]["n"] == row["actions_acked"] <= row["actions_sent"]
         assert row["server_rss_mb"] > 0 and row["server_cpu_pct"] >= 0 and row["driver_cpu_pct"] >= 0
+        if pressure() is not None:  # Linux with PSI: the machine's stalls are reported
+            assert 0 <= row["machine_cpu_wait_pct"] and 0 <= row["machine_io_stall_ms"] <= 1000 * row["seconds"]
     measured = report["phases"][-1]
     assert measured["actions_acked"] > 0 and measured["other_ms"]["n"] > 0, (
         "no action was answered: with several workers, does each worker hear of the others' changes?")

@@ -28,7 +28,7 @@ from gemtable.games.registry import all_games, get_game
 from . import inplay, lobby, players, ratings
 from .db import Database
 from .limits import Limits, RateLimiter, TokenBucket, depth_exceeds, shown
-from .tables import LiveTable, Rejected, Subscriber, TableManager, encode_message
+from .tables import LiveTable, Rejected, Subscriber, TableManager
 
 log = logging.getLogger("gemtable.server")
 
@@ -596,8 +596,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
 
         dropped = asyncio.Event()
 
-        async def send(msg: dict[str, Any]) -> None:
-            await ws.send_text(encode_message(msg))
+        async def send(text: str) -> None:
+            await ws.send_text(text)
 
         sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
                          on_drop=lambda _code, _reason: dropped.set())

@@ -414,10 +414,12 @@ class InPlay:
         return stored
 
     def _push_lines(self, table: LiveTable, lines: list[dict[str, Any]]) -> None:
+        from .tables import encode_message
+
         self.play(table)
         for line in lines:
             table.chat.append(line)
-            msg = {"type": "chat", "line": line}
+            msg = encode_message({"type": "chat", "line": line})  # once for every subscriber
             for sub in list(table.subscribers):
                 if not sub.push(msg):
                     table.subscribers.discard(sub)

@@ -137,6 +137,22 @@ def proc_sample(roots: list[int]) -> tuple[float, float]:
     return cpu, rss
 
 
+def pressure() -> dict[str, float] | None:
+    """The kernel's pressure-stall totals (Linux PSI, microseconds since boot): how long some task
+    waited for a CPU (``cpu_some``) and how long every task waited on I/O at once (``io_full``).
+    None where /proc/pressure is not available."""
+    out: dict[str, float] = {}
+    for res, kind in (("cpu", "some"), ("io", "full")):
+        try:
+            with open(f"/proc/pressure/{res}") as f:
+                for line in f:
+                    if line.startswith(kind + " "):
+                        out[f"{res}_{kind}"] = float(line.rsplit("total=", 1)[1])
+        except (OSError, ValueError, IndexError):
+            return None
+    return out if len(out) == 2 else None
+
+
 def _self_cpu() -> float:
     t = os.times()
     return t.user + t.system
@@ -625,7 +641,7 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
 
     def sample() -> None:
         samples.append((time.perf_counter(), _self_cpu(), proc_sample(server_pids) if server_pids else None,
-                        proc_sample([db_pid]) if db_pid else None))
+                        proc_sample([db_pid]) if db_pid else None, pressure()))
 
     async def until(t: float) -> None:
         while (left := t - time.perf_counter()) > 0:
@@ -665,7 +681,7 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
     }
     rows = []
     for i, phase in enumerate(driver.phases):
-        (ta, ca, sa, da), (tb, cb, sb, db) = samples[i], samples[i + 1]
+        (ta, ca, sa, da, pa), (tb, cb, sb, db, pb) = samples[i], samples[i + 1]
         wall = max(1e-9, tb - ta)
         # a table at which nobody acted during a phase long enough for several moves is stuck
         stalled = (sum(1 for t in driver.tables if not t.sent[phase.name])
@@ -684,6 +700,10 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
             "db_cpu_pct": round(100 * (db[0] - da[0]) / wall, 1) if da else None,
             "driver_cpu_pct": round(100 * (cb - ca) / wall, 1),
             "driver_lag_ms": _dist(driver.lag[phase.name]),
+            # the whole machine (every process on it): share of the time some task waited for a
+            # CPU, and milliseconds during which all tasks waited on I/O (disk flushes)
+            "machine_cpu_wait_pct": round(100 * (pb["cpu_some"] - pa["cpu_some"]) / 1e6 / wall, 1) if pa and pb else None,
+            "machine_io_stall_ms": round((pb["io_full"] - pa["io_full"]) / 1e3, 1) if pa and pb else None,
         })
     report["phases"] = rows
     report["server_peak_rss_mb"] = round(peak_rss[0], 1) if server_pids else None
@@ -809,6 +829,9 @@ def format_report(report: dict[str, Any]) -> list[str]:
             f"timeouts {e['timeouts']}, stalled tables {e['stalled_tables']}) | server CPU {r['server_cpu_pct']} % RSS {r['server_rss_mb']} MB | "
             f"db CPU {r['db_cpu_pct']} % | driver CPU {r['driver_cpu_pct']} %, loop lag p99 {r['driver_lag_ms']['p99']} ms"
             f" | games finished {r['games_finished']}")
+        if r.get("machine_cpu_wait_pct") is not None:
+            lines.append(f"{'':>9}  machine: some task waited for a CPU {r['machine_cpu_wait_pct']} % of the time; "
+                         f"every task stalled on I/O for {r['machine_io_stall_ms']} ms")
     m = report["machine"]
     lines.append(f"load average before {m['before']['loadavg']}, after {m['after']['loadavg']} ({m['before']['cpus']} CPUs)")
     measured = report["phases"][-1]
@@ -828,4 +851,4 @@ def format_report(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-__all__ = ["LoadLimits", "TempPostgres", "format_report", "proc_sample", "run_loadtest"]
+__all__ = ["LoadLimits", "TempPostgres", "format_report", "pressure", "proc_sample", "run_loadtest"]

@@ -125,19 +125,21 @@ def encode_message(msg: dict[str, Any]) -> str:
 class Subscriber:
     """One open WebSocket: the seat it plays (None: spectator) and what it was sent.
 
-    Messages go into a bounded queue that the connection's writer task sends
-    out; ``push`` never waits.  A connection whose queue is full, or whose
+    Messages go into a bounded queue, already encoded as JSON text, that the
+    connection's writer task sends out; ``push`` never waits.  (Queued as text,
+    a message waiting for its socket is one string, not hundreds of dicts and
+    lists for the garbage collector to scan again and again under load.)  A connection whose queue is full, or whose
     socket takes longer than ``send_timeout`` to accept a frame, is a slow
     reader: it is dropped (``on_drop`` closes it with CLOSE_SLOW) so that it
     can never hold up the table or anyone else's messages.
     """
 
-    def __init__(self, seat: int | None, send: Callable[[dict[str, Any]], Any], queue_size: int = 32,
+    def __init__(self, seat: int | None, send: Callable[[str], Any], queue_size: int = 32,
                  send_timeout: float = 10.0, on_drop: Callable[[int, str], Any] | None = None) -> None:
         self.seat = seat
-        self.send = send  # async callable writing one message to the socket
+        self.send = send  # async callable writing one message (JSON text) to the socket
         self.sent_version = -1
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=queue_size)
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=queue_size)
         self.send_timeout = send_timeout
         self.on_drop = on_drop
         self.dropped: tuple[int, str] | None = None
@@ -146,11 +148,13 @@ class Subscriber:
     def start(self) -> None:
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    def push(self, msg: dict[str, Any]) -> bool:
+    def push(self, msg: dict[str, Any] | str) -> bool:
+        """Queue ``msg`` (a message, or one already encoded by ``encode_message`` when several
+        subscribers get the same one).  False when this subscriber is (now) dropped."""
         if self.dropped is not None:
             return False
         try:
-            self.queue.put_nowait(msg)
+            self.queue.put_nowait(msg if isinstance(msg, str) else encode_message(msg))
             return True
         except asyncio.QueueFull:
             self.drop(CLOSE_SLOW, "too slow reading: messages piled up")
@@ -967,12 +971,12 @@ class TableManager:
         if not table.subscribers:
             return
         summary = table.summary()
-        shared: dict[int, dict[str, Any]] = {}  # spectators' messages by the version they saw
+        shared: dict[int, str] = {}  # spectators' messages (encoded once) by the version they saw
         for sub in list(table.subscribers):
             if sub.seat is None:
                 msg = shared.get(sub.sent_version)
                 if msg is None:
-                    msg = shared[sub.sent_version] = table.payload(None, sub.sent_version, summary)
+                    msg = shared[sub.sent_version] = encode_message(table.payload(None, sub.sent_version, summary))
                 self._push_state(table, sub, msg)
             else:
                 self._push_state(table, sub, table.payload(sub.seat, sub.sent_version, summary))
@@ -980,7 +984,7 @@ class TableManager:
     def send_state(self, table: LiveTable, sub: Subscriber) -> None:
         self._push_state(table, sub, table.payload(sub.seat, sub.sent_version))
 
-    def _push_state(self, table: LiveTable, sub: Subscriber, msg: dict[str, Any]) -> None:
+    def _push_state(self, table: LiveTable, sub: Subscriber, msg: dict[str, Any] | str) -> None:
         sub.sent_version = table.version
         if not sub.push(msg):
             table.subscribers.discard(sub)
@@ -1002,7 +1006,7 @@ class TableManager:
     def broadcast_presence(self, table: LiveTable, exclude: Subscriber | None = None) -> None:
         if not any(other is not exclude for other in table.subscribers):
             return
-        msg = {"type": "presence", "table": table.summary()}
+        msg = encode_message({"type": "presence", "table": table.summary()})
         for other in list(table.subscribers):
             if other is exclude:
                 continue
