@@ -287,6 +287,33 @@ def test_a_commit_tried_again_after_a_lost_acknowledgement_recognises_its_own_ro
     asyncio.run(scenario())
 
 
+def test_both_stores_announce_the_action_with_its_clocks(postgres_url, toy_registered):
+    """Other workers apply an action from its notice, clocks included, whichever way it was stored
+    (the event loop's one statement, or SQLAlchemy Core in a thread without psycopg's pool)."""
+    from gemtable.server.db import utcnow
+
+    async def scenario():
+        one = await _worker(postgres_url)
+        listen = _listener(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            _heard(listen, 0.2)
+            rev = table.rev
+            await one._store_action(table.id, 0, 0, {"type": "pick", "n": 1}, utcnow(), None, expected=rev,
+                                    nonce="a", play={"left": [1, 2]})
+            one._commit(table.id, 1, 1, {"type": "pick", "n": 2}, utcnow(), None, expected=rev + 1, nonce="b",
+                        play={"left": [3, 4]})
+            notes = [n for n in _heard(listen) if n.get("k") == "action"]
+            assert [(n["v"], n["r"], n["s"], n["a"], n["p"]) for n in notes] == [
+                (1, rev + 1, 0, {"type": "pick", "n": 1}, {"left": [1, 2]}),
+                (2, rev + 2, 1, {"type": "pick", "n": 2}, {"left": [3, 4]})]
+        finally:
+            listen.close()
+            await _close(one)
+
+    asyncio.run(scenario())
+
+
 def test_websocket_messages_encode_whatever_the_standard_library_encoded():
     """orjson on the hot path; what it refuses (a lone surrogate, an integer beyond 64 bits)
     still goes out, as the standard library writes it."""

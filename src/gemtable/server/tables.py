@@ -128,7 +128,8 @@ class Subscriber:
     Messages go into a bounded queue, already encoded as JSON text, that the
     connection's writer task sends out; ``push`` never waits.  (Queued as text,
     a message waiting for its socket is one string, not hundreds of dicts and
-    lists for the garbage collector to scan again and again under load.)  A connection whose queue is full, or whose
+    lists for the garbage collector to scan again and again under load.)  A
+    connection whose queue is full, or whose
     socket takes longer than ``send_timeout`` to accept a frame, is a slow
     reader: it is dropped (``on_drop`` closes it with CLOSE_SLOW) so that it
     can never hold up the table or anyone else's messages.
@@ -849,7 +850,8 @@ class TableManager:
                 await self._store_action(table.id, index, seat, action.to_json(), now, result,
                                          expected=table.rev, nonce=secrets.token_hex(8), play=play, rematch=rematch)
             else:
-                await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8)),
+                await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8),
+                                                 play=play),
                                table.id, index, seat, action.to_json(), now, result, store_clocks)
             table.rev += 1
             table.state = after
@@ -913,16 +915,17 @@ class TableManager:
 
     def _commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
                 result: dict[str, Any] | None, extra: Callable[[Any], None] | None = None,
-                expected: int = 0, nonce: str | None = None) -> None:
+                expected: int = 0, nonce: str | None = None, play: dict[str, Any] | None = None) -> None:
         """Store action ``index`` (a database thread; SQLite, or PostgreSQL without psycopg 3's
         pool), one transaction.  Safe to run again after a failure.
 
         The table row moves from revision ``expected`` to the next (``db.bump``: a worker with a
-        stale copy stores nothing and gets ``Conflict``); the notice (``_notice``), sent by the same
-        statement, goes out on commit; ``extra`` writes the clocks in the same transaction.
+        stale copy stores nothing and gets ``Conflict``); the notice (``_notice``, carrying ``play``,
+        the clocks), sent by the same statement, goes out on commit; ``extra`` writes the clocks in
+        the same transaction.
         """
         try:
-            notice = self._notice(table_id, index, seat, action, now, expected, None)
+            notice = self._notice(table_id, index, seat, action, now, expected, play)
             values: dict[str, Any] = {"updated_at": now}
             if result is not None:
                 values["status"] = "finished"
