@@ -8,8 +8,10 @@ rebuilt by replaying the match, which is also how a restart resumes a game.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import functools
+import os
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import (
     DeclarativeBase,
     Mapped,
@@ -490,12 +493,6 @@ def libpq_url(url: str) -> str:
     return url
 
 
-def _closed_error() -> Exception:
-    import psycopg
-
-    return psycopg.OperationalError("the action store is closed")
-
-
 class ActionStore:
     """Stores actions on PostgreSQL with the one statement above, from the event loop.
 
@@ -506,8 +503,9 @@ class ActionStore:
 
     ``store`` is True when stored (and announced on commit), False when the revision did not
     match (nothing written).  A taken index comes back as SQLAlchemy's ``IntegrityError``; a
-    lost connection or an unreachable server as its ``OperationalError`` (a broken connection
-    is dropped from the pool), so callers handle both like those of the Core path.
+    lost connection, an unreachable server or a closed store as its ``OperationalError`` (a
+    broken connection is dropped from the pool), so callers handle both like those of the Core
+    path.  The pool opens at the first action.
     """
 
     def __init__(self, url: str, size: int = 4, wait: float = 5.0) -> None:
@@ -515,44 +513,35 @@ class ActionStore:
         self.size = size
         self.wait = wait  # seconds to wait for a connection before counting it as unavailable
         self._pool: Any = None
-        self._opening: Any = None  # an asyncio.Lock, made in the running loop
+        self._opening = asyncio.Lock()  # one pool, however many actions arrive before it is open
         self._closed = False
 
     async def _get_pool(self) -> Any:
-        if self._closed:
-            raise _closed_error()
-        if self._pool is None:
-            import asyncio
-            import os
+        async with self._opening:
+            if self._closed:
+                raise OperationalError("ActionStore", None, RuntimeError("the action store is closed"))
+            if self._pool is None:
+                from psycopg_pool import AsyncConnectionPool
 
-            from psycopg_pool import AsyncConnectionPool
-
-            if self._opening is None:
-                self._opening = asyncio.Lock()
-            async with self._opening:
-                if self._closed:
-                    raise _closed_error()
-                if self._pool is None:
-                    pool = AsyncConnectionPool(
-                        self.conninfo, min_size=1, max_size=self.size, open=False, timeout=self.wait,
-                        kwargs={"autocommit": True, "application_name": f"gemtable actions {os.getpid()}"})
-                    await pool.open()
-                    self._pool = pool
-        return self._pool
+                pool = AsyncConnectionPool(
+                    self.conninfo, min_size=1, max_size=self.size, open=False, timeout=self.wait,
+                    kwargs={"autocommit": True, "application_name": f"gemtable actions {os.getpid()}"})
+                await pool.open()
+                self._pool = pool
+            return self._pool
 
     async def store(self, params: dict[str, Any], finished: bool, clocks: bool) -> bool:
         import psycopg
-        from sqlalchemy.exc import IntegrityError, OperationalError
 
         sql = _ACTION_SQL[(finished, clocks)]
+        pool = self._pool if self._pool is not None and not self._closed else await self._get_pool()
         try:
-            pool = await self._get_pool()
             async with pool.connection() as conn:
                 cur = await conn.execute(sql, params)
                 return (await cur.fetchone()) is not None
         except psycopg.errors.IntegrityError as exc:
             raise IntegrityError(sql, None, exc) from exc
-        except psycopg.OperationalError as exc:  # also the pool's PoolTimeout
+        except psycopg.OperationalError as exc:  # also the pool's PoolTimeout and PoolClosed
             raise OperationalError(sql, None, exc) from exc
 
     async def close(self) -> None:
