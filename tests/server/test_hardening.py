@@ -101,6 +101,29 @@ def test_slow_reader_is_told_why_it_is_dropped(client):
     assert closed and closed[0][0] == 4408 and "slow" in closed[0][1]
 
 
+def test_a_reader_waiting_for_its_client_is_let_go_when_its_connection_is_dropped(client):
+    """A connection dropped from elsewhere (another table's broadcast overflowed its queue, or
+    its writer gave up) while the server waits for the client's next message: it is closed with
+    CLOSE_SLOW and its reason at once, and the table lets go of it."""
+    res = create(client, seats=HUMANS2)
+    tid = res["table"]["id"]
+    manager = client.app.state.manager
+    with seat_socket(client, tid) as ws:  # a spectator that says nothing
+        assert ws.receive_json()["type"] == "state"
+        table = manager.tables[tid]
+        assert len(table.subscribers) == 1
+        (sub,) = table.subscribers
+
+        async def drop_from_another_task():
+            sub.drop(4408, "too slow reading: messages piled up")
+
+        client.portal.call(drop_from_another_task)
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4408 and "slow" in exc.value.reason
+    assert wait_for(lambda: not table.subscribers, timeout=5)
+
+
 def test_websocket_message_rate_is_limited(strict_client):
     res = create(strict_client, seats=HUMANS2)
     tid = res["table"]["id"]

@@ -12,6 +12,8 @@ import json
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gemtable.server.bus import NOTICE_MAX, PgBus
 from gemtable.server.db import Database
@@ -323,6 +325,36 @@ def test_websocket_messages_encode_whatever_the_standard_library_encoded():
     assert json.loads(encode_message(plain)) == json.loads(json.dumps(plain))
     for odd in ({"text": "\ud800"}, {"n": 2**70}):
         assert encode_message(odd) == json.dumps(odd, separators=(",", ":"))
+
+
+def test_messages_are_read_as_the_standard_library_reads_them():
+    """Client messages and notices are parsed by orjson where it can: what the standard library
+    accepts beyond it (NaN, integers beyond 64 bits, lone surrogates) is still read, and what it
+    refuses is still refused with the same kind of error."""
+    import math
+
+    from gemtable.server.limits import parse_message
+
+    for text in ('{"type":"action","version":3,"action":{"type":"take","gems":[0,1,2]}}',
+                 '{"n": 18446744073709551616}', '{"t": "\\ud800"}', '[1.5e300, -0.0, "Zoë"]', '{"a":1,"a":2}'):
+        assert parse_message(text) == json.loads(text)
+    assert math.isnan(parse_message('{"x": NaN}')["x"])
+    for bad in ("", "{", '{"a":}', "[1,]", "tru"):
+        with pytest.raises(ValueError):
+            parse_message(bad)
+    with pytest.raises(RecursionError):
+        parse_message("[" * 100_000 + "]" * 100_000)
+
+
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+                    max_leaves=20))
+@settings(max_examples=300, deadline=None)
+def test_any_json_value_is_read_as_the_standard_library_reads_it(value):
+    from gemtable.server.limits import parse_message
+
+    text = json.dumps(value)
+    assert parse_message(text) == json.loads(text)
 
 
 # -- GET /api/health -----------------------------------------------------------------------------

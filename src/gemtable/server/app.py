@@ -27,7 +27,14 @@ from gemtable.games.registry import all_games, get_game
 
 from . import inplay, lobby, players, ratings
 from .db import Database
-from .limits import Limits, RateLimiter, TokenBucket, depth_exceeds, shown
+from .limits import (
+    Limits,
+    RateLimiter,
+    TokenBucket,
+    depth_exceeds,
+    parse_message,
+    shown,
+)
 from .tables import LiveTable, Rejected, Subscriber, TableManager
 
 log = logging.getLogger("gemtable.server")
@@ -594,13 +601,22 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             await refuse(exc.code, exc.message, code)
             return
 
-        dropped = asyncio.Event()
+        reader = asyncio.current_task()
+        waiting = [False, False]  # [waiting for the next message, woken by a drop]
+
+        def on_drop(_code: int, _reason: str) -> None:
+            """A slow reader was dropped (its writer gave up, or its queue overflowed): a reader
+            waiting for the client's next message stops waiting; one busy with a message stops
+            after it (``sub.dropped`` is looked at before every wait)."""
+            if waiting[0] and not waiting[1] and reader is not None:
+                waiting[1] = True
+                reader.cancel()
 
         async def send(text: str) -> None:
             await ws.send_text(text)
 
         sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
-                         on_drop=lambda _code, _reason: dropped.set())
+                         on_drop=on_drop)
         sub.address = client_address(ws)  # chat rate limits of spectators (inplay.py)
         sub.start()
         if seat is not None:
@@ -610,15 +626,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         manager().subscribe(table, sub)
         bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         close: tuple[int, str] | None = None
-        dropped_wait = asyncio.ensure_future(dropped.wait())
         try:
-            while close is None:
-                receiving = asyncio.ensure_future(ws.receive())
-                done, _ = await asyncio.wait({receiving, dropped_wait}, return_when=asyncio.FIRST_COMPLETED)
-                if receiving not in done:
-                    receiving.cancel()
-                    break  # a slow reader: sub.dropped holds the close code
-                msg = receiving.result()
+            while close is None and sub.dropped is None:  # dropped: sub.dropped holds the close code
+                waiting[0] = True
+                try:
+                    msg = await ws.receive()  # (no task per message: a drop cancels this wait)
+                except asyncio.CancelledError:
+                    if waiting[1] and reader is not None and reader.uncancel() == 0:
+                        break  # cancelled by on_drop alone
+                    raise  # the server is stopping
+                finally:
+                    waiting[0] = False
                 if msg["type"] == "websocket.disconnect":
                     break
                 if not bucket.take():
@@ -632,7 +650,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
                     close = (CLOSE_TOO_BIG, "message too large")
                     break
                 try:
-                    data = json.loads(text)
+                    data = parse_message(text)
                 except RecursionError:
                     close = (CLOSE_MALFORMED, f"message nests deeper than {limits.max_depth} levels")
                     break
@@ -649,7 +667,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         except WebSocketDisconnect:
             pass
         finally:
-            dropped_wait.cancel()
             manager().unsubscribe(table, sub)
             if sub.dropped is not None and close is None:
                 close = sub.dropped

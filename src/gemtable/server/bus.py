@@ -43,6 +43,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+from .limits import parse_message
+
 if TYPE_CHECKING:  # pragma: no cover
     from .db import Database
     from .tables import LiveTable, TableManager
@@ -125,7 +127,7 @@ class PgBus:
         """In a writing transaction: announce ``kind`` of change at ``table_id`` when it commits."""
         from sqlalchemy import text
 
-        payload = json.dumps({"t": table_id, "k": kind, "w": self.worker, **extra}, separators=(",", ":"))
+        payload = json.dumps({"w": self.worker, "t": table_id, "k": kind, **extra}, separators=(",", ":"))
         session.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": payload})
 
     def action_notice(self, table_id: str, **fields: Any) -> tuple[str, str] | None:
@@ -136,10 +138,10 @@ class PgBus:
         seat ``s``, action ``a``, ``updated_at`` ``u`` and the clocks ``p`` (timed tables).
         A payload over PostgreSQL's limit (8000 bytes) goes without them: receivers read.
         """
-        payload = json.dumps({"t": table_id, "k": "action", "w": self.worker, **fields}, separators=(",", ":"))
+        payload = json.dumps({"w": self.worker, "t": table_id, "k": "action", **fields}, separators=(",", ":"))
         if len(payload.encode("utf-8")) > NOTICE_MAX:
             slim = {k: fields[k] for k in ("v", "r") if k in fields}
-            payload = json.dumps({"t": table_id, "k": "action", "w": self.worker, **slim}, separators=(",", ":"))
+            payload = json.dumps({"w": self.worker, "t": table_id, "k": "action", **slim}, separators=(",", ":"))
         return CHANNEL, payload
 
     async def _connect(self) -> Any:
@@ -163,9 +165,12 @@ class PgBus:
                         self.m.catch_up_all()
                     first = False
                     delay = 0.2
+                own = f'{{"w":"{self.worker}",'  # this worker's notices start so: not even parsed
                 async for note in self._listen_conn.notifies():
+                    if note.payload.startswith(own):
+                        continue
                     try:
-                        msg = json.loads(note.payload)
+                        msg = parse_message(note.payload)
                     except ValueError:
                         continue
                     if isinstance(msg, dict) and msg.get("w") != self.worker:

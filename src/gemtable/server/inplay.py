@@ -34,7 +34,7 @@ import functools
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -149,6 +149,23 @@ CHECKPOINT = ("Your last move drew or revealed something (a card, a tile, a refi
               "so it cannot be taken back.")
 
 
+class _History(Sequence):
+    """``(seat, checkpoint)`` of every accepted action, read from the table's lists without
+    copying them (``undo_span`` looks only at the last few; this is asked for every message)."""
+
+    __slots__ = ("actions", "checkpoints")
+
+    def __init__(self, actions: list[tuple[int, Any]], checkpoints: list[bool]) -> None:
+        self.actions = actions
+        self.checkpoints = checkpoints
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __getitem__(self, i: int) -> tuple[int, bool]:  # type: ignore[override]
+        return self.actions[i][0], self.checkpoints[i]
+
+
 def undo_check(table: LiveTable, seat: int | None) -> tuple[int, tuple[str, str, int] | None]:
     """(actions to remove, None) or (0, (code, reason, status)) for ``seat`` asking to undo."""
     if seat is None:
@@ -160,9 +177,9 @@ def undo_check(table: LiveTable, seat: int | None) -> tuple[int, tuple[str, str,
     play = table.play
     if play is not None and seat in play.away:
         return 0, ("away", "A bot plays your seat now: take your seat back first.", 409)
-    history = list(zip((p for p, _ in table.match.actions), table.checkpoints))
-    if len(history) != len(table.match.actions):
+    if len(table.checkpoints) != len(table.match.actions):
         return 0, ("checkpoint", "No move can be taken back here.", 409)
+    history = _History(table.match.actions, table.checkpoints)
     whole = whole_turns(table)
     n = undo_span(history, seat, whole_turns=whole)
     if n > 0:

@@ -8,11 +8,14 @@ not measurements of any particular machine.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 MAX_NAME = 24
 
@@ -127,6 +130,16 @@ def shown(value: Any, limit: int = 40) -> str:
     """``repr`` of client input, cut short: errors never echo unbounded input."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def parse_message(text: str) -> Any:
+    """A client's (or another worker's notice's) JSON text: parsed by orjson where it can, else by
+    the standard library, whose answer stands (what orjson refuses, such as NaN or an integer
+    beyond 64 bits, and the errors: ``ValueError``, ``RecursionError`` past its nesting limit)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def depth_exceeds(value: Any, limit: int) -> bool:

@@ -242,6 +242,10 @@ class LiveTable:
     # connected at other workers
     rev: int = 0
     remote_seats: set[int] = field(default_factory=set)
+    # the legal actions of each seat in ``state`` at ``version`` (asked when the decision is
+    # tracked, again for the seat's message): computed once per position
+    _legal_of: tuple[Any, int] | None = None
+    _legal: dict[int, list[Any]] = field(default_factory=dict)
 
     @property
     def version(self) -> int:
@@ -272,6 +276,17 @@ class LiveTable:
         return self.local_seats() | self.remote_seats
 
     # -- decisions -------------------------------------------------------------
+    def legal(self, player: int) -> list[Any]:
+        """``state.legal_actions(player)``, computed once per position (the state object and the
+        version: a copy caught up from notices applies actions to its state in place)."""
+        key = self._legal_of
+        if key is None or key[0] is not self.state or key[1] != self.version:
+            self._legal_of, self._legal = (self.state, self.version), {}
+        acts = self._legal.get(player)
+        if acts is None:
+            acts = self._legal[player] = self.state.legal_actions(player)
+        return acts
+
     def refresh_decisions(self, actor: int | None) -> None:
         """Track since which version each seat's current decision stands.
 
@@ -281,7 +296,7 @@ class LiveTable:
         """
         movers = set(self.state.to_move())
         for p in range(self.num_players):
-            ids = tuple(a.id for a in self.state.legal_actions(p)) if p in movers else ()
+            ids = tuple(a.id for a in self.legal(p)) if p in movers else ()
             if p == actor or ids != self.legal_ids[p]:
                 self.decision_since[p] = self.version
             self.legal_ids[p] = ids
@@ -309,9 +324,7 @@ class LiveTable:
         }
         if over:
             out["winners"] = self.state.winners()
-        from .lobby import summary_fields
-
-        summary_fields(self, out)
+        lobby.summary_fields(self, out)
         inplay.decorate_summary(self, out)  # clock, away seats
         return out
 
@@ -347,7 +360,7 @@ class LiveTable:
             legal = [
                 {"id": a.id, "type": a.type, "json": a.to_json(),
                  "text": describe(viewer, a) if describe else a.text}
-                for a in state.legal_actions(viewer)
+                for a in self.legal(viewer)
             ]
             prompt = state.prompt(viewer)
         reset = since < 0
@@ -1378,17 +1391,18 @@ class TableManager:
         follows the game.  Actions not told (an undo, a rebuilt copy) are first told as an
         unknown action, so such a bot drops its tree instead of following a stale one.
         """
-        from gemtable.bots.base import tell_bots, wants_observations
+        if table.bots:  # (imported here, and only for tables with bots: a server without bots never loads them)
+            from gemtable.bots.base import tell_bots, wants_observations
 
-        if table.bots and wants_observations(table.bots):
-            try:
-                if table.bots_told != index:
-                    for bot in table.bots.values():
-                        if bot.observes:
-                            bot.observe(table.state, seat, None)
-                tell_bots(table.bots, table.state, seat, action, movers, events)
-            except Exception:  # a bot's bookkeeping must never lose an accepted action
-                log.exception("bot observe failed at table %s", table.id)
+            if wants_observations(table.bots):
+                try:
+                    if table.bots_told != index:
+                        for bot in table.bots.values():
+                            if bot.observes:
+                                bot.observe(table.state, seat, None)
+                    tell_bots(table.bots, table.state, seat, action, movers, events)
+                except Exception:  # a bot's bookkeeping must never lose an accepted action
+                    log.exception("bot observe failed at table %s", table.id)
         table.bots_told = index + 1
 
     def _bot(self, table: LiveTable, p: int, seed: int):
@@ -1503,3 +1517,6 @@ class TableManager:
             self._replays.pop(next(iter(self._replays)))
         self._replays[table.id] = data
         return data
+
+
+from . import lobby  # noqa: E402  (lobby.py imports this module: imported once both exist)
