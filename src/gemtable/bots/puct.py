@@ -25,9 +25,13 @@ choices for the same seed).
 
 Parameters: those of ``mcts`` (``iterations`` default 400, ``seconds``, ``c`` default 1.0
 here, ``rollout``, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
-``policy``, ``reuse``) and ``mix`` (1.0), ``temperature`` (0.05), ``weights``, ``prior_model``
+``policy``, ``reuse``) and ``mix`` (the game's ``extra["puct_mix"]`` for the table size,
+else 1.0), ``temperature`` (0.05), ``weights``, ``prior_model``
 (1; 0: the priors come from ``mcts``'s one-ply heuristic reward instead of the model),
-``prior_visits`` (0) and ``ucb`` (0; 1: ``mcts``'s UCB selection with the learned leaves).
+``prior_visits`` (0), ``prior_fast`` (0; 1: the priors judge only the mover again on each
+child, the rivals keeping their estimates of the position — about 1/n of the cost, measured
+weaker in Sintra and Mille Fiori) and ``ucb`` (0; 1: ``mcts``'s UCB selection with the learned
+leaves).
 
 Measured strength: src/gemtable/bots/README.md, "Learned evaluation".
 """
@@ -46,7 +50,13 @@ from .base import check_params, register_bot
 from .mcts import _A, _N, _W, MctsBot, _Node
 
 PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all", "reuse",
-          "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits")
+          "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits", "prior_fast")
+
+
+def game_mix(game: Any, num_players: int) -> float:
+    """The blend a game asks for at this table size when the spec names none: its
+    ``extra["puct_mix"]`` maps a number of players to ``mix`` (measured per game); else 1.0."""
+    return float((game.extra.get("puct_mix") or {}).get(num_players, 1.0))
 
 
 class PuctBot(MctsBot):
@@ -54,12 +64,13 @@ class PuctBot(MctsBot):
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
         check_params(self.name, params, PARAMS)
-        own = {k: params[k] for k in ("mix", "temperature", "weights", "prior_model", "ucb", "prior_visits")
-               if k in params}
+        own = {k: params[k] for k in ("mix", "temperature", "weights", "prior_model", "ucb", "prior_visits",
+                                      "prior_fast") if k in params}
         base = {k: v for k, v in params.items() if k not in own}
         super().__init__(seed, **base)
         self.params = params
         self._user_c = "c" in params
+        self._user_mix = "mix" in own
         self.mix = float(own.get("mix", 1.0))
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError("puct: mix must be between 0 and 1")
@@ -72,6 +83,7 @@ class PuctBot(MctsBot):
         self.prior_visits = int(own.get("prior_visits", 0))
         if self.prior_visits < 0:
             raise ValueError("puct: prior_visits must be 0 or more")
+        self.prior_fast = bool(int(own.get("prior_fast", 0)))
         self._models: dict[str, learned.ValueModel | None] = {}
         self.model: learned.ValueModel | None = None
         self._mcts_c = self.c
@@ -93,6 +105,8 @@ class PuctBot(MctsBot):
             self.c = self._mcts_c
             return super().choose(state, player)
         self.c = self._mcts_c if (self._user_c or self.ucb) else 1.0
+        if not self._user_mix:
+            self.mix = game_mix(state.game, state.num_players)
         self._root = None
         return super().choose(state, player)
 
@@ -107,6 +121,8 @@ class PuctBot(MctsBot):
                 child = det.clone()
                 child.step(player, action)
                 values.append(MctsBot._evaluate(self, child)[player])
+        elif self.prior_fast and self.mix >= 1.0 and det.num_players > 1:
+            values = self._fast_priors(model, det, player, actions)
         else:
             values = self._model_priors(model, det, player, actions)
         k = self.prior
@@ -147,6 +163,45 @@ class PuctBot(MctsBot):
                 values.append(self._evaluate(child)[player])
             else:
                 values.append(self._blend(learned.normalise(probs[i * n:(i + 1) * n]), child)[player])
+        return values
+
+    def _fast_priors(self, model: learned.ValueModel, det: State, player: int,
+                     actions: list[Action]) -> list[float]:
+        """``_model_priors`` at about 1/n of its cost: only the mover is judged again on each
+        child (its heuristic, value features and row); the rivals keep what they have in the
+        position itself (their heuristics in the mover's context, and their own win estimates,
+        computed once, in the share of the win).  What a move does to a rival's prospects is
+        seen by the search below it, not by the prior."""
+        game = det.game
+        n = det.num_players
+        parent = learned.heuristics(det)
+        rivals = model.win_probabilities(learned.encode_seats(det, None, model.reads_observation))
+        rivals_total = float(rivals.sum()) - float(rivals[player])
+        heuristic, features = game.heuristic, game.value_features
+        rows = np.zeros((len(actions), learned.input_size(game)), np.float32)
+        children: list[State] = []
+        for i, action in enumerate(actions):
+            child = det.clone()
+            child.step(player, action)
+            children.append(child)
+            if not child.is_over():
+                heur = list(parent)
+                heur[player] = float(heuristic(child, player)) if heuristic is not None \
+                    else float(child.scores()[player])
+                learned.encode(child, player, rows[i], heur,
+                               features(child, player) if features is not None else None, model.reads_observation)
+        probs = model.win_probabilities(rows)
+        values = []
+        for i, child in enumerate(children):
+            if child.is_over():
+                values.append(self._evaluate(child)[player])
+                continue
+            mine = float(probs[i])
+            if n == 2:  # as learned.normalise: the two estimates of one outcome, averaged
+                values.append(0.5 * (mine + 1.0 - rivals_total))
+            else:
+                total = mine + rivals_total
+                values.append(mine / total if total > 0 else 1.0 / n)
         return values
 
     # -- selection --------------------------------------------------------------------------
