@@ -53,6 +53,19 @@ PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight",
           "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits", "prior_fast")
 
 
+def _children(det: State, player: int, actions: list[Action], encode: Any) -> list[State]:
+    """``player``'s every action applied to a copy of ``det``; ``encode(i, child)`` for each
+    child whose game goes on (an ended one is judged by its result)."""
+    children: list[State] = []
+    for i, action in enumerate(actions):
+        child = det.clone()
+        child.step(player, action)
+        children.append(child)
+        if not child.is_over():
+            encode(i, child)
+    return children
+
+
 def game_mix(game: Any, num_players: int) -> float:
     """The blend a game asks for at this table size when the spec names none: its
     ``extra["puct_mix"]`` maps a number of players to ``mix`` (measured per game); else 1.0."""
@@ -149,13 +162,8 @@ class PuctBot(MctsBot):
         n = det.num_players
         d = learned.input_size(det.game)
         rows = np.zeros((len(actions) * n, d), np.float32)
-        children: list[State] = []
-        for i, action in enumerate(actions):
-            child = det.clone()
-            child.step(player, action)
-            children.append(child)
-            if not child.is_over():
-                learned.encode_seats(child, rows[i * n:(i + 1) * n], model.reads_observation)
+        children = _children(det, player, actions, lambda i, child: learned.encode_seats(
+            child, rows[i * n:(i + 1) * n], model.reads_observation))
         probs = model.win_probabilities(rows)
         values = []
         for i, child in enumerate(children):
@@ -179,17 +187,15 @@ class PuctBot(MctsBot):
         rivals_total = float(rivals.sum()) - float(rivals[player])
         heuristic, features = game.heuristic, game.value_features
         rows = np.zeros((len(actions), learned.input_size(game)), np.float32)
-        children: list[State] = []
-        for i, action in enumerate(actions):
-            child = det.clone()
-            child.step(player, action)
-            children.append(child)
-            if not child.is_over():
-                heur = list(parent)
-                heur[player] = float(heuristic(child, player)) if heuristic is not None \
-                    else float(child.scores()[player])
-                learned.encode(child, player, rows[i], heur,
-                               features(child, player) if features is not None else None, model.reads_observation)
+
+        def mover_row(i: int, child: State) -> None:
+            heur = list(parent)
+            heur[player] = float(heuristic(child, player)) if heuristic is not None \
+                else float(child.scores()[player])
+            learned.encode(child, player, rows[i], heur,
+                           features(child, player) if features is not None else None, model.reads_observation)
+
+        children = _children(det, player, actions, mover_row)
         probs = model.win_probabilities(rows)
         values = []
         for i, child in enumerate(children):
