@@ -30,7 +30,8 @@ else 1.0), ``temperature`` (0.05), ``weights``, ``prior_model``
 (1; 0: the priors come from ``mcts``'s one-ply heuristic reward instead of the model),
 ``prior_visits`` (0), ``prior_fast`` (0; 1: the priors judge only the mover again on each
 child, the rivals keeping their estimates of the position — about 1/n of the cost, measured
-weaker in Sintra and Mille Fiori) and ``ucb`` (0; 1: ``mcts``'s UCB selection with the learned
+weaker in Sintra and Mille Fiori; with ``mix`` 1 only, since a blend needs every seat's
+heuristic on each child, so Diamonds Club's default blend keeps the exact priors) and ``ucb`` (0; 1: ``mcts``'s UCB selection with the learned
 leaves).
 
 Measured strength: src/gemtable/bots/README.md, "Learned evaluation".

@@ -602,14 +602,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             return
 
         reader = asyncio.current_task()
-        waiting = [False, False]  # [waiting for the next message, woken by a drop]
+        receiving = woken = False  # waiting for the client's next message; that wait cancelled by a drop
 
         def on_drop(_code: int, _reason: str) -> None:
             """A slow reader was dropped (its writer gave up, or its queue overflowed): a reader
             waiting for the client's next message stops waiting; one busy with a message stops
             after it (``sub.dropped`` is looked at before every wait)."""
-            if waiting[0] and not waiting[1] and reader is not None:
-                waiting[1] = True
+            nonlocal woken
+            if receiving and not woken and reader is not None:
+                woken = True
                 reader.cancel()
 
         async def send(text: str) -> None:
@@ -628,15 +629,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         close: tuple[int, str] | None = None
         try:
             while close is None and sub.dropped is None:  # dropped: sub.dropped holds the close code
-                waiting[0] = True
+                receiving = True
                 try:
                     msg = await ws.receive()  # (no task per message: a drop cancels this wait)
                 except asyncio.CancelledError:
-                    if waiting[1] and reader is not None and reader.uncancel() == 0:
+                    if woken and reader is not None and reader.uncancel() == 0:
                         break  # cancelled by on_drop alone
                     raise  # the server is stopping
                 finally:
-                    waiting[0] = False
+                    receiving = False
                 if msg["type"] == "websocket.disconnect":
                     break
                 if not bucket.take():
