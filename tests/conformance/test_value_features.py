@@ -25,6 +25,9 @@ CASES = [pytest.param(g, n, opts, id=f"{g.id}-{n}p" + "".join(f"-{v}" for v in o
 FAST = [pytest.param(g, n, opts, id=f"{g.id}-{n}p" + "".join(f"-{v}" for v in opts.values()))
         for g in GAMES for n in g.player_counts for opts in g.option_sets()
         if g.value_features_all is not None]
+CONTEXT = [pytest.param(g, n, opts, id=f"{g.id}-{n}p" + "".join(f"-{v}" for v in opts.values()))
+           for g in GAMES for n in g.player_counts for opts in g.option_sets()
+           if g.value_context is not None]
 
 
 def test_every_game_has_value_features():
@@ -93,3 +96,33 @@ def test_the_all_seats_fast_path_agrees_with_each_seat(game, n, opts):
         p = state.to_move()[0]
         acts = state.legal_actions(p)
         state.step(p, acts[rng.below(len(acts))])
+
+
+@pytest.mark.parametrize("game,n,opts", CONTEXT)
+def test_the_one_pass_context_equals_heuristic_and_features(game, n, opts):
+    """``Game.value_context`` is a speed-up only: exactly every seat's heuristic and value
+    features, bit for bit (a search must choose the same moves with or without it), to the
+    end of the game."""
+    rng = Rng(9)
+    for seed in range(2):
+        state = game.new(n, seed, **opts)
+        checked = 0
+        while True:
+            if checked % 3 == 0 or state.is_over():
+                heur = [float(game.heuristic(state, q)) for q in range(n)]
+                feats = [game.value_features(state, q) for q in range(n)]
+                assert game.value_context(state) == (heur, feats)
+            if state.is_over():
+                break
+            checked += 1
+            p = state.to_move()[0]
+            acts = state.legal_actions(p)
+            state.step(p, acts[rng.below(len(acts))])
+        assert checked > 10
+
+
+def test_the_learned_context_is_the_heuristics_and_features_in_every_game():
+    assert any(g.value_context is not None for g in GAMES), "no game has a one-pass value context"
+    for game in GAMES:
+        state = game.new(game.player_counts[-1], 4)
+        assert learned.context(state) == (learned.heuristics(state), learned.seat_features(state))

@@ -138,18 +138,28 @@ def encode(state: State, player: int, out: np.ndarray | None = None,
     return out
 
 
-def encode_seats(state: State, out: np.ndarray | None = None, observation: bool = True) -> np.ndarray:
+def encode_seats(state: State, out: np.ndarray | None = None, observation: bool = True,
+                 ctx: tuple[list[float], list[list[float]] | None] | None = None) -> np.ndarray:
     """One row per seat, each from that seat's own view of ``state`` (rows ``0 … n-1``);
-    the heuristic context is computed once, on ``state`` itself: meant for a search's
-    determinization, whose every part is the searching seat's guess."""
+    the heuristic context (``ctx``, else :func:`context`) is computed once, on ``state``
+    itself: meant for a search's determinization, whose every part is the searching seat's
+    guess."""
     n = state.num_players
     if out is None:
         out = np.zeros((n, input_size(state.game)), np.float32)
-    heur = heuristics(state)
-    feats = seat_features(state)
+    heur, feats = ctx if ctx is not None else context(state)
     for p in range(n):
         encode(state, p, out[p], heur, feats[p] if feats is not None else None, observation)
     return out
+
+
+def context(state: State) -> tuple[list[float], list[list[float]] | None]:
+    """(:func:`heuristics`, :func:`seat_features`) of ``state``, from the game's
+    ``value_context`` in one pass where it has one."""
+    fast = state.game.value_context
+    if fast is not None:
+        return fast(state)
+    return heuristics(state), seat_features(state)
 
 
 def seat_features(state: State) -> list[list[float]] | None:
@@ -250,19 +260,20 @@ class ValueModel:
         logits, _ = self.forward(x)
         return 1.0 / (1.0 + np.exp(-np.clip(logits, -30.0, 30.0)))
 
-    def values(self, state: State) -> list[float]:
+    def values(self, state: State, ctx: tuple[list[float], list[list[float]] | None] | None = None) -> list[float]:
         """Each seat's expected share of the win, in [0, 1], summing to 1.
 
         Each seat's observation is its own view; the heuristic context is computed on
         ``state`` itself, so pass a determinization (as the search does), not a real
         state whose secrets the caller may not read.  The per-seat estimates are
-        normalised so they form one consistent outcome.
+        normalised so they form one consistent outcome.  ``ctx``: the state's
+        :func:`context` when the caller has it already.
         """
         n = state.num_players
         buf = self._buf.get(n)
         if buf is None:
             buf = self._buf[n] = np.zeros((n, input_size(self.game)), np.float32)
-        p = self.win_probabilities(encode_seats(state, buf, self.reads_observation))
+        p = self.win_probabilities(encode_seats(state, buf, self.reads_observation, ctx))
         return normalise(p)
 
     def value(self, state: State, player: int) -> float:

@@ -163,15 +163,21 @@ class PuctBot(MctsBot):
         n = det.num_players
         d = learned.input_size(det.game)
         rows = np.zeros((len(actions) * n, d), np.float32)
-        children = _children(det, player, actions, lambda i, child: learned.encode_seats(
-            child, rows[i * n:(i + 1) * n], model.reads_observation))
+        heurs: list[list[float]] = [[]] * len(actions)
+
+        def encode(i: int, child: State) -> None:
+            ctx = learned.context(child)
+            heurs[i] = ctx[0]
+            learned.encode_seats(child, rows[i * n:(i + 1) * n], model.reads_observation, ctx)
+
+        children = _children(det, player, actions, encode)
         probs = model.win_probabilities(rows)
         values = []
         for i, child in enumerate(children):
             if child.is_over():
                 values.append(self._evaluate(child)[player])
             else:
-                values.append(self._blend(learned.normalise(probs[i * n:(i + 1) * n]), child)[player])
+                values.append(self._blend(learned.normalise(probs[i * n:(i + 1) * n]), heurs[i])[player])
         return values
 
     def _fast_priors(self, model: learned.ValueModel, det: State, player: int,
@@ -250,14 +256,16 @@ class PuctBot(MctsBot):
         model = self.model
         if model is None or state.is_over():
             return MctsBot._evaluate(self, state)
-        return self._blend(model.values(state), state)
+        ctx = learned.context(state)
+        return self._blend(model.values(state, ctx), ctx[0])
 
-    def _blend(self, values: list[float], state: State) -> list[float]:
+    def _blend(self, values: list[float], heur: list[float]) -> list[float]:
+        """``mix`` × the model's values + the rest × ``mcts``'s reward from the seats'
+        heuristics ``heur`` (those the model read: computed once per position)."""
         if self.mix >= 1.0:
             return values
-        heur = MctsBot._evaluate(self, state)
         m = self.mix
-        return [m * a + (1 - m) * b for a, b in zip(values, heur)]
+        return [m * a + (1 - m) * b for a, b in zip(values, self._shape(heur))]
 
 
 register_bot("puct", PuctBot)

@@ -306,6 +306,57 @@ def _bench_once(game, n: int, options: dict, seconds: float, seed: int,
             return games_done, turns, decisions, now - start
 
 
+def _bench_positions(game, n: int, count: int) -> list:
+    """``count`` positions from greedy games (game ``i`` dealt with seed ``i``), taken a
+    quarter, half and three quarters of the way through in turn: the same for every run."""
+    from gemtable.bots import make_bot
+
+    out = []
+    seed = 0
+    while len(out) < count:
+        bots = [make_bot("greedy", seed=seed * 10 + q) for q in range(n)]
+        state = game.new(n, seed)
+        seen = []
+        while not state.is_over():
+            p = state.to_move()[0]
+            seen.append(state.clone())
+            state.step(p, bots[p].choose(state, p))
+        if seen:
+            out.append(seen[int((len(out) % 3 + 1) / 4 * len(seen))])
+        seed += 1
+    return out
+
+
+def _bench_bots(game, n: int, specs: list[str], positions: int) -> list[dict]:
+    """Each bot's decision on the same positions, bots interleaved per position: median
+    search iterations per decision, CPU milliseconds per decision and iterations per CPU
+    second (iterations: what a search bot reports; none for other bots)."""
+    from gemtable.bots import make_bot
+
+    bots = {spec: make_bot(spec, seed=0) for spec in specs}  # refuses a bad spec before any work
+    samples: dict[str, list[tuple[int | None, float]]] = {spec: [] for spec in specs}
+    for i, state in enumerate(_bench_positions(game, n, positions)):
+        p = state.to_move()[0]
+        for spec in specs:
+            bot = bots[spec] = make_bot(spec, seed=i)
+            start = time.process_time()
+            bot.choose(state.clone(), p)
+            cpu = time.process_time() - start
+            samples[spec].append((getattr(bot, "last_iterations", None), cpu))
+    rows = []
+    for spec in specs:
+        its = [k for k, _ in samples[spec] if k is not None]
+        cpu = [t for _, t in samples[spec]]
+        rows.append({
+            "game": game.id, "players": n, "bot": spec, "positions": positions,
+            "iterations_per_decision": statistics.median(its) if its else None,
+            "ms_per_decision": 1000 * statistics.median(cpu),
+            "iterations_per_s": statistics.median(k / t for k, t in samples[spec] if k is not None and t > 0)
+            if its else None,
+        })
+    return rows
+
+
 @app.command()
 def bench(
     game_id: Optional[str] = typer.Argument(None, metavar="[GAME]", help="One game (default: all)."),
@@ -316,9 +367,19 @@ def bench(
                                  help="Also time random steps with the numeric observation of the seat "
                                       "to move computed after every step, and the slowdown ratio."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON rows."),
+    bot: Optional[list[str]] = typer.Option(None, "--bot", help="Time this bot's decisions instead (repeat to "
+                                            "compare bots on the same positions): search iterations and CPU "
+                                            "time per decision, e.g. --bot mcts:seconds=0.1 --bot puct:seconds=0.1."),
+    positions: int = typer.Option(12, "--positions", help="With --bot: positions from greedy games to decide."),
 ) -> None:
-    """Random self-play speed on one core: games/s, turns/s, decisions/s (medians)."""
+    """Random self-play speed on one core: games/s, turns/s, decisions/s (medians); with
+    --bot, a bot's search iterations and CPU time per decision."""
     targets = [_game_or_fail(game_id)] if game_id else list(all_games().values())
+    if bot:
+        if positions < 1:
+            _fail("--positions must be at least 1")
+        _bench_bot_report(targets, players, list(bot), positions, as_json)
+        return
     rows = []
     for game in targets:
         counts = [players] if players else list(game.player_counts)
@@ -370,6 +431,36 @@ def bench(
     for r in rows:
         table.add_row(r["game"], str(r["players"]), f"{r['games_per_s']:,.0f}", f"{r['turns_per_s']:,.0f}",
                       f"{r['decisions_per_s']:,.0f}", f"{r['turns_per_game']:.0f}")
+    console.print(table)
+    console.print(f"[dim]{machine}[/]")
+
+
+def _bench_bot_report(targets: list, players: int | None, specs: list[str], positions: int, as_json: bool) -> None:
+    from gemtable.bots.base import split_specs
+
+    specs = [one for spec in specs for one in split_specs(spec)]
+    rows = []
+    for game in targets:
+        for n in [players] if players else list(game.player_counts):
+            if n not in game.player_counts:
+                _fail(f"{game.title} is not played by {n}")
+            try:
+                rows.extend(_bench_bots(game, n, specs, positions))
+            except ValueError as exc:
+                _fail(str(exc))
+    machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, " \
+              f"{_cpu_name()}"
+    if as_json:
+        print(json.dumps({"machine": machine, "positions": positions, "rows": rows}, indent=1))
+        return
+    table = Table(title=f"Per decision, {positions} positions from greedy games (medians; CPU time)")
+    for col in ("game", "n", "bot", "iterations", "CPU ms", "iterations/s"):
+        table.add_column(col, justify="left" if col in ("game", "bot") else "right",
+                         overflow="fold" if col == "bot" else "ellipsis", no_wrap=col != "bot")
+    for r in rows:
+        its, rate = r["iterations_per_decision"], r["iterations_per_s"]
+        table.add_row(r["game"], str(r["players"]), r["bot"], "–" if its is None else f"{its:,.0f}",
+                      f"{r['ms_per_decision']:.1f}", "–" if rate is None else f"{rate:,.0f}")
     console.print(table)
     console.print(f"[dim]{machine}[/]")
 

@@ -73,6 +73,10 @@ class Game:
     # Optional fast path: every seat's value features at once (row ``p`` equal to
     # ``value_features(state, p)``), for games whose rows share most of their work.
     value_features_all: Callable[["State"], list[list[float]]] | None = None
+    # Optional fast path for a learned evaluator's whole context: (every seat's
+    # ``heuristic``, every seat's value features) from one pass, equal to computing them
+    # separately, for games whose heuristic and features share their work.
+    value_context: Callable[["State"], tuple[list[float], list[list[float]] | None]] | None = None
     # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
     # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
     # It runs inside the search on determinized states only.

@@ -12,6 +12,7 @@ from .features import observation
 from .heuristics import (
     VALUE_FEATURE_NAMES,
     heuristic,
+    value_context,
     value_features,
     value_features_all,
 )
@@ -36,6 +37,7 @@ GAME = Game(
     value_features=value_features,
     value_feature_names=VALUE_FEATURE_NAMES,
     value_features_all=value_features_all,
+    value_context=value_context,
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,

@@ -32,9 +32,14 @@ for _b in D.boards:
 
 
 def heuristic(state, player: int) -> float:
-    p = player
-    bd = state.breakdown(p)
-    score = float(bd["total"])
+    n = state.num_players
+    return _heuristic(state, player, state.breakdown(player)["total"],
+                      max(state.light_covered(q) for q in range(n)) / D.light_spaces)
+
+
+def _heuristic(state, p: int, total: int, progress: float) -> float:
+    """:func:`heuristic` given ``p``'s victory points now and the fullest park's progress."""
+    score = float(total)
     if state.is_over():
         if state.excluded(p):
             return 0.0
@@ -52,8 +57,6 @@ def heuristic(state, player: int) -> float:
         g[pits[i]] += k
         g[4] += D.tech_diamonds[tech]
     score += EQUIP_VALUE * (len(pits) + len(mines) + len(ships) - 3 * sets)
-    n = state.num_players
-    progress = max(state.light_covered(q) for q in range(n)) / D.light_spaces
     rounds_left = 1.0 if state.ending else max(1.0, 5.0 * (1.0 - progress))
     score += 0.8 * state.tr[p * 3] * (1 + 0.5 * state.forests[p]) * (0.3 if state.ending else 1.0)
     score += 0.6 * (D.tech_gems[tech] + D.tech_diamonds[tech]) * rounds_left
@@ -130,10 +133,21 @@ def value_features_all(state) -> list[list[float]]:
     return [_seat_features(state, p, shared) for p in range(state.num_players)]
 
 
-def _shared(s) -> tuple:
+def value_context(state) -> tuple[list[float], list[list[float]]]:
+    """Every seat's :func:`heuristic` and value features, each seat's score breakdown and
+    the parks' progress worked out once (``Game.value_context``)."""
+    n = state.num_players
+    totals = [state.breakdown(q)["total"] for q in range(n)]
+    shared = _shared(state, totals)
+    return ([_heuristic(state, q, totals[q], shared[0]) for q in range(n)],
+            [_seat_features(state, p, shared) for p in range(n)])
+
+
+def _shared(s, totals: list[int] | None = None) -> tuple:
     """Per seat: the figures compared between seats (points, gem power, park, coins, start
     track), the gems after trading the complete equipment sets and the loose equipment;
-    and the progress of the fullest park."""
+    and the progress of the fullest park.  ``totals``: each seat's victory points, when
+    the caller has them."""
     n = s.num_players
     light = D.light_spaces
     buying = s.phase == BUY  # phase 2 of the round: coins and the start track still count
@@ -170,7 +184,7 @@ def _shared(s) -> tuple:
         covered = s.gen[q] + s.mand[q].bit_count()
         covered_max = max(covered_max, covered)
         rows.append((
-            (0.0 if s.excluded(q) else s.breakdown(q)["total"]) / POINTS_SCALE,
+            (0.0 if s.excluded(q) else (s.breakdown(q)["total"] if totals is None else totals[q])) / POINTS_SCALE,
             power / GEM_SCALE,
             covered / light,
             s.coins[q] / COIN_SCALE if buying else 0.0,
