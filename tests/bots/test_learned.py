@@ -453,3 +453,28 @@ def test_a_game_may_ask_for_its_own_blend_of_model_and_heuristic():
         bot = make_bot("puct:iterations=5", seed=1)
         bot.choose(start, start.to_move()[0])
         assert bot.mix == game_mix(game, 2)
+
+
+@pytest.mark.parametrize("game", LEARNABLE, ids=lambda g: g.id)
+def test_all_seats_rows_at_once_equal_each_seats_row(game):
+    """``encode_seats`` (every row's context in one pass, the search's path) writes exactly
+    what ``encode`` writes seat by seat, at every table size, with and without the
+    observation, to the end of a game."""
+    rng = Rng(3)
+    for n in game.player_counts:
+        state = game.new(n, 2)
+        steps = 0
+        while True:
+            if steps % 5 == 0 or state.is_over():
+                heur, feats = learned.context(state)
+                one = np.stack([learned.encode(state, p, None, heur, feats[p] if feats else None) for p in range(n)])
+                assert np.array_equal(learned.encode_seats(state), one)
+                bare = learned.encode_seats(state, np.full_like(one, 7.0), observation=False)
+                size = game.observation_layout.size
+                assert np.array_equal(bare[:, size:], one[:, size:]) and (bare[:, :size] == 7.0).all()
+            if state.is_over() or steps > 150:
+                break
+            p = state.to_move()[0]
+            acts = state.legal_actions(p)
+            state.step(p, acts[rng.below(len(acts))])
+            steps += 1

@@ -144,12 +144,35 @@ def encode_seats(state: State, out: np.ndarray | None = None, observation: bool 
     the heuristic context (``ctx``, else :func:`context`) is computed once, on ``state``
     itself: meant for a search's determinization, whose every part is the searching seat's
     guess."""
+    game = state.game
     n = state.num_players
     if out is None:
-        out = np.zeros((n, input_size(state.game)), np.float32)
+        out = np.zeros((n, input_size(game)), np.float32)
     heur, feats = ctx if ctx is not None else context(state)
+    size = game.observation_layout.size
+    if observation:
+        for p in range(n):
+            game.observation_layout.fill(state, p, out[p, :size])
+    # the context entries of every row at once, as :func:`encode` writes them one by one
+    seats = max(game.player_counts)
+    k = len(game.value_feature_names)
+    width = 3 * seats + k + 1
+    scale = max(1.0, max(abs(v) for v in heur))
+    movers = () if state.is_over() else state.to_move()
+    rows = []
     for p in range(n):
-        encode(state, p, out[p], heur, feats[p] if feats is not None else None, observation)
+        tail = [0.0] * width
+        for q in movers:
+            tail[(q - p) % n] = 1.0
+        tail[seats + n - 1] = 1.0
+        for j in range(n):
+            tail[2 * seats + j] = heur[(p + j) % n] / scale
+        if k:
+            tail[3 * seats:3 * seats + k] = feats[p] if feats is not None else game.value_features(state, p)
+        if n > 1:
+            tail[-1] = (heur[p] - max(heur[q] for q in range(n) if q != p)) / scale
+        rows.append(tail)
+    out[:n, size:] = rows
     return out
 
 
