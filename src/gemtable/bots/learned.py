@@ -110,32 +110,38 @@ def encode(state: State, player: int, out: np.ndarray | None = None,
     game = state.game
     layout = game.observation_layout
     size = layout.size
-    seats = max(game.player_counts)
     if out is None:
         out = np.zeros(size + extra_size(game), np.float32)
     if observation:
         layout.fill(state, player, out[:size])
-    tail = out[size:]
-    tail[:] = 0.0
-    n = state.num_players
-    if not state.is_over():
-        for q in state.to_move():
-            tail[(q - player) % n] = 1.0
-    tail[seats + n - 1] = 1.0
     if heur is None or (feats is None and game.value_features is not None):
         det = state.determinize(player, Rng(0))
         heur = heuristics(det) if heur is None else heur
         feats = game.value_features(det, player) if game.value_features is not None else None
+    movers = () if state.is_over() else state.to_move()
+    out[size:] = _tail(game, state.num_players, player, movers, heur, feats)
+    return out
+
+
+def _tail(game: Game, n: int, player: int, movers: Any, heur: list[float],
+          feats: list[float] | None) -> list[float]:
+    """``player``'s context entries (:func:`extra_size`): the seats to move relative to it,
+    the table size, every seat's heuristic from its seat on and scaled by the largest, its
+    value features and its heuristic margin over the best other seat."""
+    seats = max(game.player_counts)
+    k = len(game.value_feature_names)
+    tail = [0.0] * (3 * seats + k + 1)
+    for q in movers:
+        tail[(q - player) % n] = 1.0
+    tail[seats + n - 1] = 1.0
     scale = max(1.0, max(abs(v) for v in heur))
-    base = 2 * seats
-    for k in range(n):
-        tail[base + k] = heur[(player + k) % n] / scale
+    for j in range(n):
+        tail[2 * seats + j] = heur[(player + j) % n] / scale
+    if k:
+        tail[3 * seats:3 * seats + k] = feats
     if n > 1:
         tail[-1] = (heur[player] - max(heur[q] for q in range(n) if q != player)) / scale
-    k = len(game.value_feature_names)
-    if k:
-        tail[-1 - k:-1] = feats if feats is not None else game.value_features(state, player)
-    return out
+    return tail
 
 
 def encode_seats(state: State, out: np.ndarray | None = None, observation: bool = True,
@@ -153,25 +159,8 @@ def encode_seats(state: State, out: np.ndarray | None = None, observation: bool 
     if observation:
         for p in range(n):
             game.observation_layout.fill(state, p, out[p, :size])
-    # the context entries of every row at once, as :func:`encode` writes them one by one
-    seats = max(game.player_counts)
-    k = len(game.value_feature_names)
-    width = 3 * seats + k + 1
-    scale = max(1.0, max(abs(v) for v in heur))
     movers = () if state.is_over() else state.to_move()
-    rows = []
-    for p in range(n):
-        tail = [0.0] * width
-        for q in movers:
-            tail[(q - p) % n] = 1.0
-        tail[seats + n - 1] = 1.0
-        for j in range(n):
-            tail[2 * seats + j] = heur[(p + j) % n] / scale
-        if k:
-            tail[3 * seats:3 * seats + k] = feats[p] if feats is not None else game.value_features(state, p)
-        if n > 1:
-            tail[-1] = (heur[p] - max(heur[q] for q in range(n) if q != p)) / scale
-        rows.append(tail)
+    rows = [_tail(game, n, p, movers, heur, feats[p] if feats is not None else None) for p in range(n)]
     out[:n, size:] = rows
     return out
 
