@@ -455,6 +455,47 @@ def test_a_game_may_ask_for_its_own_blend_of_model_and_heuristic():
         assert bot.mix == game_mix(game, 2)
 
 
+def test_a_game_may_ask_puct_for_its_own_playout_length():
+    """``extra["puct_rollout"]`` is ``puct``'s default playout length in that game (``mcts``
+    keeps the game's ``rollout_length``); a spec's own ``rollout`` wins; without weights
+    ``puct`` is ``mcts``, playout length included."""
+    from gemtable.bots.puct import game_rollout
+
+    mf = get_game("mille_fiori")
+    assert game_rollout(mf, 2) == mf.extra["puct_rollout"][2] < mf.extra["rollout_length"]
+    assert game_rollout(get_game("splendor"), 2) is None
+    state = _mid_position(mf, 2, 3, 6)
+    p = state.to_move()[0]
+    default, own = make_bot("puct:iterations=5", seed=1), make_bot("puct:iterations=5,rollout=3", seed=1)
+    bare = make_bot("puct:iterations=5", seed=1)
+    bare._models[mf.id] = None  # as a game without weights
+    for bot in (default, own, bare):
+        bot.choose(state, p)
+    assert default.rollout == mf.extra["puct_rollout"][2] and own.rollout == 3 and bare.rollout is None
+    splendor = get_game("splendor").new(2, 1)
+    bot = make_bot("puct:iterations=5", seed=1)
+    bot.choose(splendor, splendor.to_move()[0])
+    assert bot.rollout is None
+
+
+def test_a_game_may_ask_puct_for_mover_only_priors_at_a_table_size():
+    """``extra["puct_prior_fast"]`` turns ``prior_fast`` on by default at the sizes it names
+    (Sintra at four players); a spec's own ``prior_fast`` wins; elsewhere it stays off."""
+    from gemtable.bots.puct import game_prior_fast
+
+    sintra = get_game("sintra")
+    assert game_prior_fast(sintra, 4) and not game_prior_fast(sintra, 2)
+    assert not any(game_prior_fast(get_game(g), n) for g in ("splendor", "glassworks", "mille_fiori")
+                   for n in (2, 3, 4))
+    four, two = _mid_position(sintra, 4, 1, 8), _mid_position(sintra, 2, 1, 4)
+    default, own = make_bot("puct:iterations=5", seed=1), make_bot("puct:iterations=5,prior_fast=0", seed=1)
+    for bot in (default, own):
+        bot.choose(four, four.to_move()[0])
+    assert default.prior_fast and not own.prior_fast
+    default.choose(two, two.to_move()[0])
+    assert not default.prior_fast
+
+
 @pytest.mark.parametrize("game", LEARNABLE, ids=lambda g: g.id)
 def test_all_seats_rows_at_once_equal_each_seats_row(game):
     """``encode_seats`` (every row's context in one pass, the search's path) writes exactly

@@ -25,10 +25,12 @@ choices for the same seed).
 
 Parameters: those of ``mcts`` (``iterations`` default 400, ``seconds``, ``c`` default 1.0
 here, ``rollout``, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
-``policy``, ``reuse``) and ``mix`` (the game's ``extra["puct_mix"]`` for the table size,
+``policy``, ``reuse``; ``rollout`` defaults to the game's ``extra["puct_rollout"]`` for the
+table size where it has one, else ``mcts``'s) and ``mix`` (the game's ``extra["puct_mix"]`` for the table size,
 else 1.0), ``temperature`` (0.05), ``weights``, ``prior_model``
 (1; 0: the priors come from ``mcts``'s one-ply heuristic reward instead of the model),
-``prior_visits`` (0), ``prior_fast`` (0; 1: the priors judge only the mover again on each
+``prior_visits`` (0), ``prior_fast`` (the game's ``extra["puct_prior_fast"]`` for the table size,
+else 0; 1: the priors judge only the mover again on each
 child, the rivals keeping their estimates of the position — about 1/n of the cost, measured
 weaker in Sintra and Mille Fiori; with ``mix`` 1 only, since a blend needs every seat's
 heuristic on each child, so Diamonds Club's default blend keeps the exact priors) and ``ucb`` (0; 1: ``mcts``'s UCB selection with the learned
@@ -67,10 +69,32 @@ def _children(det: State, player: int, actions: list[Action], encode: Any) -> li
     return children
 
 
+def _per_size(game: Any, key: str, num_players: int) -> Any:
+    """``game.extra[key][num_players]``: a default the game measured for ``puct`` at this
+    table size (None where it has none)."""
+    return (game.extra.get(key) or {}).get(num_players)
+
+
+def game_rollout(game: Any, num_players: int) -> int | None:
+    """The playout length a game asks ``puct`` for at this table size when the spec names
+    none: its ``extra["puct_rollout"]`` ({players: length}, measured per game: with the
+    model judging where the playout stops, a shorter one can pay), else None (``mcts``'s
+    own default)."""
+    value = _per_size(game, "puct_rollout", num_players)
+    return None if value is None else int(value)
+
+
 def game_mix(game: Any, num_players: int) -> float:
     """The blend a game asks for at this table size when the spec names none: its
     ``extra["puct_mix"]`` maps a number of players to ``mix`` (measured per game); else 1.0."""
-    return float((game.extra.get("puct_mix") or {}).get(num_players, 1.0))
+    value = _per_size(game, "puct_mix", num_players)
+    return 1.0 if value is None else float(value)
+
+
+def game_prior_fast(game: Any, num_players: int) -> bool:
+    """Mover-only priors by default at this table size: the game's ``extra["puct_prior_fast"]``
+    ({players: 0 or 1}, measured per game), else off."""
+    return bool(_per_size(game, "puct_prior_fast", num_players))
 
 
 class PuctBot(MctsBot):
@@ -85,6 +109,8 @@ class PuctBot(MctsBot):
         self.params = params
         self._user_c = "c" in params
         self._user_mix = "mix" in own
+        self._user_rollout = "rollout" in params
+        self._user_fast = "prior_fast" in own
         self.mix = float(own.get("mix", 1.0))
         if not 0.0 <= self.mix <= 1.0:
             raise ValueError("puct: mix must be between 0 and 1")
@@ -117,10 +143,16 @@ class PuctBot(MctsBot):
         self.model = self._model_for(state)
         if self.model is None:  # no weights: exactly mcts
             self.c = self._mcts_c
+            if not self._user_rollout:
+                self.rollout = None
             return super().choose(state, player)
         self.c = self._mcts_c if (self._user_c or self.ucb) else 1.0
         if not self._user_mix:
             self.mix = game_mix(state.game, state.num_players)
+        if not self._user_rollout:
+            self.rollout = game_rollout(state.game, state.num_players)
+        if not self._user_fast:
+            self.prior_fast = game_prior_fast(state.game, state.num_players)
         self._root = None
         return super().choose(state, player)
 
