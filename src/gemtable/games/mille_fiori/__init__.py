@@ -53,8 +53,8 @@ GAME = Game(
     # rollout_length: mcts playouts under rollout_policy (20 beat 4 and matched 40 against
     # greedy, see the bots README); puct_rollout: the learned search's playouts, shorter since
     # the model judges where they stop (8 beat 4, 12 and 20 against mcts at 0.1 s per move at
-    # two players, and 20 at four; three players not measured; see the bots README,
-    # "Learned evaluation")
+    # two players, and 20 at four; at three, 8 was within noise of 20 and 20 stays; see the
+    # bots README, "Learned evaluation")
     extra={"conformance_seeds": 200, "deep_seeds": 2, "max_steps": 5000, "rollout_length": 20,
            "puct_rollout": {2: 8, 4: 8}},
 )
