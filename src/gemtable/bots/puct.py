@@ -204,13 +204,12 @@ class PuctBot(MctsBot):
 
         children = _children(det, player, actions, encode)
         probs = model.win_probabilities(rows)
-        values = []
-        for i, child in enumerate(children):
-            if child.is_over():
-                values.append(self._evaluate(child)[player])
-            else:
-                values.append(self._blend(learned.normalise(probs[i * n:(i + 1) * n]), heurs[i])[player])
-        return values
+        return self._judged(children, player,
+                            lambda i: self._blend(learned.normalise(probs[i * n:(i + 1) * n]), heurs[i])[player])
+
+    def _judged(self, children: list[State], player: int, judge: Any) -> list[float]:
+        """Each child's value for ``player``: a finished game by its result, else ``judge(i)``."""
+        return [self._evaluate(child)[player] if child.is_over() else judge(i) for i, child in enumerate(children)]
 
     def _fast_priors(self, model: learned.ValueModel, det: State, player: int,
                      actions: list[Action]) -> list[float]:
@@ -221,8 +220,9 @@ class PuctBot(MctsBot):
         seen by the search below it, not by the prior."""
         game = det.game
         n = det.num_players
-        parent = learned.heuristics(det)
-        rivals = model.win_probabilities(learned.encode_seats(det, None, model.reads_observation))
+        ctx = learned.context(det)
+        parent = ctx[0]
+        rivals = model.win_probabilities(learned.encode_seats(det, None, model.reads_observation, ctx))
         rivals_total = float(rivals.sum()) - float(rivals[player])
         heuristic, features = game.heuristic, game.value_features
         rows = np.zeros((len(actions), learned.input_size(game)), np.float32)
@@ -236,18 +236,15 @@ class PuctBot(MctsBot):
 
         children = _children(det, player, actions, mover_row)
         probs = model.win_probabilities(rows)
-        values = []
-        for i, child in enumerate(children):
-            if child.is_over():
-                values.append(self._evaluate(child)[player])
-                continue
+
+        def share(i: int) -> float:
             mine = float(probs[i])
             if n == 2:  # as learned.normalise: the two estimates of one outcome, averaged
-                values.append(0.5 * (mine + 1.0 - rivals_total))
-            else:
-                total = mine + rivals_total
-                values.append(mine / total if total > 0 else 1.0 / n)
-        return values
+                return 0.5 * (mine + 1.0 - rivals_total)
+            total = mine + rivals_total
+            return mine / total if total > 0 else 1.0 / n
+
+        return self._judged(children, player, share)
 
     # -- selection --------------------------------------------------------------------------
     def _select(self, node: _Node, state: State, p: int) -> tuple[tuple[int, int], bool]:

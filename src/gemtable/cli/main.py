@@ -333,12 +333,13 @@ def _bench_bots(game, n: int, specs: list[str], positions: int) -> list[dict]:
     second (iterations: what a search bot reports; none for other bots)."""
     from gemtable.bots import make_bot
 
-    bots = {spec: make_bot(spec, seed=0) for spec in specs}  # refuses a bad spec before any work
+    for spec in specs:  # refuses a bad spec before any work
+        make_bot(spec, seed=0)
     samples: dict[str, list[tuple[int | None, float]]] = {spec: [] for spec in specs}
     for i, state in enumerate(_bench_positions(game, n, positions)):
         p = state.to_move()[0]
         for spec in specs:
-            bot = bots[spec] = make_bot(spec, seed=i)
+            bot = make_bot(spec, seed=i)
             start = time.process_time()
             bot.choose(state.clone(), p)
             cpu = time.process_time() - start
@@ -409,8 +410,7 @@ def bench(
                 row["observation_size"] = game.observation_size
                 row["slowdown"] = row["decisions_per_s"] / row["observed_decisions_per_s"]
             rows.append(row)
-    machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, " \
-              f"{_cpu_name()}"
+    machine = _machine()
     if as_json:
         print(json.dumps({"machine": machine, "runs": runs, "seconds": seconds, "rows": rows}, indent=1))
         return
@@ -448,8 +448,7 @@ def _bench_bot_report(targets: list, players: int | None, specs: list[str], posi
                 rows.extend(_bench_bots(game, n, specs, positions))
             except ValueError as exc:
                 _fail(str(exc))
-    machine = f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, " \
-              f"{_cpu_name()}"
+    machine = _machine()
     if as_json:
         print(json.dumps({"machine": machine, "positions": positions, "rows": rows}, indent=1))
         return
@@ -463,6 +462,11 @@ def _bench_bot_report(targets: list, players: int | None, specs: list[str], posi
                       f"{r['ms_per_decision']:.1f}", "–" if rate is None else f"{rate:,.0f}")
     console.print(table)
     console.print(f"[dim]{machine}[/]")
+
+
+def _machine() -> str:
+    """Python and processor, printed with every benchmark."""
+    return f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, {_cpu_name()}"
 
 
 def _cpu_name() -> str:
