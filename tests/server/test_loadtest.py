@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -45,9 +46,12 @@ def _check_report(report, tables, workers, db):
 
 
 def test_tiny_run_one_worker_sqlite_through_the_cli():
+    thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
     result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--seconds", "3", "--warmup", "1",
                                       "--think", "0.3", "--json"])
     assert result.exit_code == 0, result.output
+    # the driver tunes its collector while it plays (as a server does) and puts it back after
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (thresholds, frozen)
     report = json.loads(result.output)
     _check_report(report, tables=2, workers=1, db="sqlite-temp")
     assert report["phases"][-1]["db_cpu_pct"] is None  # SQLite lives in the server process
