@@ -37,6 +37,7 @@ def _check_report(report, tables, workers, db):
         assert row["server_rss_mb"] > 0 and row["server_cpu_pct"] >= 0 and row["driver_cpu_pct"] >= 0
         if pressure() is not None:  # Linux with PSI: the machine's stalls are reported
             assert 0 <= row["machine_cpu_wait_pct"] and 0 <= row["machine_io_stall_ms"] <= 1000 * row["seconds"]
+            assert 0 <= row["machine_steal_pct"] <= 100 * (os.cpu_count() or 1)
     measured = report["phases"][-1]
     assert measured["actions_acked"] > 0 and measured["other_ms"]["n"] > 0, (
         "no action was answered: with several workers, does each worker hear of the others' changes?")
@@ -90,3 +91,12 @@ def test_several_workers_need_postgresql_and_bounds_hold():
 def test_process_sample_reads_proc():
     cpu, rss = proc_sample([os.getpid()])
     assert cpu > 0 and rss > 1
+
+
+def test_pressure_reads_the_stalls_and_the_stolen_time():
+    got = pressure()
+    if got is None:
+        pytest.skip("no /proc/pressure here")
+    assert set(got) == {"cpu_some", "io_full", "steal"}
+    later = pressure()
+    assert all(later[k] >= got[k] >= 0 for k in got)  # totals since boot only grow

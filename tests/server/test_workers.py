@@ -305,6 +305,59 @@ def test_the_same_version_submitted_at_two_workers_is_accepted_once(workers, pos
         assert w.errors() == []
 
 
+def _cut_notice_connections(db_url: str) -> int:
+    """End every worker's LISTEN connection from the database's side (as a restart or a network
+    cut would); how many were ended."""
+    from sqlalchemy import text
+
+    engine = create_engine(normalize_url(db_url))
+    try:
+        with engine.connect() as conn:
+            ended = conn.execute(text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name LIKE 'gemtable worker %' AND query LIKE 'LISTEN %'")).all()
+            conn.commit()
+            return len(ended)
+    finally:
+        engine.dispose()
+
+
+def test_a_worker_whose_notice_connection_is_cut_catches_up_and_hears_again(workers, postgres_url):
+    a, b = workers(2)
+    with httpx.Client(timeout=30) as http:
+        r = http.post(f"{a.url}/api/tables", json={"game": "splendor", "players": 2, "seats": [
+            {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+        tid = r.json()["table"]["id"]
+        tokens = [s["token"] for s in r.json()["seats"]]
+    players = [Player(a, tid, tokens[0]), Player(b, tid, tokens[1])]  # Ann at worker A, Bob at worker B
+    rnd = random.Random(3)
+    try:
+        def play(moves: int) -> None:
+            for _ in range(moves):
+                st = max((p.at(0) for p in players), key=lambda m: m["version"])
+                mover = players[st["to_move"][0]]
+                pst = mover.at(st["version"])
+                mover.send({"type": "action", "version": pst["version"], "action": choose(pst["legal"], rnd)})
+                done = mover.until(lambda m, v=pst["version"]: (m["type"] == "state" and m["version"] > v)
+                                   or m["type"] == "error", timeout=60)
+                assert done["type"] == "state", done
+                for p in players:  # the other worker's player sees the move too
+                    assert p.at(done["version"], timeout=30)["version"] == done["version"]
+
+        play(4)
+        assert _cut_notice_connections(postgres_url) == 2
+        play(1)  # made while the workers may not listen yet: caught up once they listen again
+        play(6)  # and every move after is heard again, both ways
+        assert players[0].at(0)["version"] == players[1].at(0)["version"] == 11
+    finally:
+        for p in players:
+            p.close()
+    logs = a.log.read_text(errors="replace") + b.log.read_text(errors="replace")
+    assert "notice connection lost" in logs  # each worker noticed and reconnected
+    for w in (a, b):
+        assert w.errors() == []
+
+
 def test_bots_move_exactly_once_with_two_live_workers(workers, postgres_url):
     a, b = workers(2)
     ids = []

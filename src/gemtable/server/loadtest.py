@@ -143,9 +143,17 @@ def proc_sample(roots: list[int]) -> tuple[float, float]:
 
 def pressure() -> dict[str, float] | None:
     """The kernel's pressure-stall totals (Linux PSI, microseconds since boot): how long some task
-    waited for a CPU (``cpu_some``) and how long every task waited on I/O at once (``io_full``).
-    None where /proc/pressure is not available."""
+    waited for a CPU (``cpu_some``) and how long every task waited on I/O at once (``io_full``);
+    and the CPU time a hypervisor gave to others (``steal``, microseconds summed over the cores,
+    from /proc/stat; 0 on a machine that is not virtual).  None where /proc/pressure is not
+    available."""
     out: dict[str, float] = {}
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        out["steal"] = int(fields[8]) * 1e6 / os.sysconf("SC_CLK_TCK") if fields[0] == "cpu" else 0.0
+    except (OSError, ValueError, IndexError):
+        out["steal"] = 0.0
     for res, kind in (("cpu", "some"), ("io", "full")):
         try:
             with open(f"/proc/pressure/{res}") as f:
@@ -154,7 +162,7 @@ def pressure() -> dict[str, float] | None:
                         out[f"{res}_{kind}"] = float(line.rsplit("total=", 1)[1])
         except (OSError, ValueError, IndexError):
             return None
-    return out if len(out) == 2 else None
+    return out if len(out) == 3 else None
 
 
 def _self_cpu() -> float:
@@ -711,6 +719,8 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
             # CPU, and milliseconds during which all tasks waited on I/O (disk flushes)
             "machine_cpu_wait_pct": round(100 * (pb["cpu_some"] - pa["cpu_some"]) / 1e6 / wall, 1) if pa and pb else None,
             "machine_io_stall_ms": round((pb["io_full"] - pa["io_full"]) / 1e3, 1) if pa and pb else None,
+            # CPU time the hypervisor gave to other machines (100 % = one core): a slower machine
+            "machine_steal_pct": round(100 * (pb["steal"] - pa["steal"]) / 1e6 / wall, 1) if pa and pb else None,
         })
     report["phases"] = rows
     report["server_peak_rss_mb"] = round(peak_rss[0], 1) if server_pids else None
@@ -843,7 +853,8 @@ def format_report(report: dict[str, Any]) -> list[str]:
             f" | games finished {r['games_finished']}")
         if r.get("machine_cpu_wait_pct") is not None:
             lines.append(f"{'':>9}  machine: some task waited for a CPU {r['machine_cpu_wait_pct']} % of the time; "
-                         f"every task stalled on I/O for {r['machine_io_stall_ms']} ms")
+                         f"every task stalled on I/O for {r['machine_io_stall_ms']} ms; "
+                         f"the hypervisor took {r['machine_steal_pct']} % of a core")
     m = report["machine"]
     lines.append(f"load average before {m['before']['loadavg']}, after {m['after']['loadavg']} ({m['before']['cpus']} CPUs)")
     measured = report["phases"][-1]
