@@ -259,13 +259,19 @@ def test_a_game_across_two_workers_goes_on_when_one_is_killed(workers, postgres_
         assert b.errors() == []
 
 
+def _two_humans(worker: Worker) -> tuple[str, list[str]]:
+    """A Splendor table for Ann and Bob created at ``worker``: its id and the seats' tokens."""
+    with httpx.Client(timeout=30) as http:
+        r = http.post(f"{worker.url}/api/tables", json={"game": "splendor", "players": 2, "seats": [
+            {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+    assert r.status_code == 201, r.text
+    return r.json()["table"]["id"], [s["token"] for s in r.json()["seats"]]
+
+
 def test_the_same_version_submitted_at_two_workers_is_accepted_once(workers, postgres_url):
     a, b = workers(2)
+    tid, tokens = _two_humans(a)
     with httpx.Client(timeout=30) as http:
-        r = http.post(f"{a.url}/api/tables", json={"game": "splendor", "players": 2, "seats": [
-            {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
-        tid = r.json()["table"]["id"]
-        tokens = [s["token"] for s in r.json()["seats"]]
         rnd = random.Random(5)
         for round_ in range(12):
             # both workers have the table cached at the same version
@@ -324,11 +330,7 @@ def _cut_notice_connections(db_url: str) -> int:
 
 def test_a_worker_whose_notice_connection_is_cut_catches_up_and_hears_again(workers, postgres_url):
     a, b = workers(2)
-    with httpx.Client(timeout=30) as http:
-        r = http.post(f"{a.url}/api/tables", json={"game": "splendor", "players": 2, "seats": [
-            {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
-        tid = r.json()["table"]["id"]
-        tokens = [s["token"] for s in r.json()["seats"]]
+    tid, tokens = _two_humans(a)
     players = [Player(a, tid, tokens[0]), Player(b, tid, tokens[1])]  # Ann at worker A, Bob at worker B
     rnd = random.Random(3)
     try:
