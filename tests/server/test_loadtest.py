@@ -77,6 +77,18 @@ def test_seats_of_a_table_sit_on_different_workers():
     assert [t.seats[0].base for t in driver.tables[:2]] == ["http://a", "http://b"]
 
 
+def test_random_placement_is_seeded_and_sometimes_puts_a_tables_seats_together():
+    def places(seed: int) -> list[list[str]]:
+        driver = Driver(["http://a", "http://b"], tables=40, seconds=1, warmup=0, think=1, game="splendor",
+                        players=2, seed=seed, compression=True, placement="random")
+        return [[seat.base for seat in table.seats] for table in driver.tables]
+
+    assert places(3) == places(3) and places(3) != places(4)
+    together = sum(len(set(bases)) == 1 for bases in places(3))
+    assert 5 <= together <= 35  # about half of 40 two-seat tables, with two workers
+    assert {b for bases in places(3) for b in bases} == {"http://a", "http://b"}
+
+
 def test_several_workers_need_postgresql_and_bounds_hold():
     with pytest.raises(ValueError, match="PostgreSQL"):
         run_loadtest(tables=1, seconds=1, workers=2)
@@ -84,6 +96,8 @@ def test_several_workers_need_postgresql_and_bounds_hold():
         run_loadtest(tables=2001, seconds=1)
     with pytest.raises(ValueError, match="seconds"):
         run_loadtest(tables=1, seconds=601)
+    with pytest.raises(ValueError, match="placement"):
+        run_loadtest(tables=1, seconds=1, placement="sticky")
     with pytest.raises(ValueError, match="players"):
         run_loadtest(tables=1, seconds=1, players=7)
 

@@ -124,6 +124,9 @@ def register(app: typer.Typer) -> None:
                                                 "(default: a fifth of --seconds, at most 10)"),
         seed: int = typer.Option(1, help="seed of the players' choices"),
         compression: bool = typer.Option(True, help="offer permessage-deflate like browsers do"),
+        placement: str = typer.Option("split", help="with several workers, where a table's seats connect: "
+                                                    "'split' (on different workers: every move reaches both, "
+                                                    "the worst case) or 'random' (as a load balancer would)"),
         as_json: bool = typer.Option(False, "--json", help="print JSON"),
     ) -> None:
         """Load a table server with many tables of scripted players over WebSocket.
@@ -141,7 +144,7 @@ def register(app: typer.Typer) -> None:
         try:
             report = run_loadtest(tables=tables, seconds=seconds, think=think, game=game, players=players,
                                   workers=workers, db=db, urls=url or None, warmup=warmup, seed=seed,
-                                  compression=compression, pids=pid or None)
+                                  compression=compression, pids=pid or None, placement=placement)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
         except (SetupError, RuntimeError) as exc:

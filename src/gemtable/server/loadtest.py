@@ -35,7 +35,9 @@ private servers run with the per-address rate limits (new guests, new
 tables, refused tokens) lifted; the per-connection message limit stays.
 Seats are spread round-robin: seat ``i`` of table ``t`` talks to worker
 ``(t + i) % workers``, so with two or more workers the seats of a table sit
-on different workers.
+on different workers (``placement="split"``, the worst case); with
+``placement="random"`` each seat's worker is drawn at random (seeded), as
+behind a load balancer without sticky sessions.
 """
 
 from __future__ import annotations
@@ -354,6 +356,13 @@ class Pending:
 
 
 # -- the scripted players -----------------------------------------------------------------
+# where a table's seats connect when there are several workers: "split" (seat i of table t at
+# worker (t + i) % W: a table's seats on different workers, every move handled by both: the
+# worst case) or "random" (each seat at a worker drawn at random, seeded: a load balancer
+# without stickiness; with two workers half the two-seat tables have both seats on one)
+PLACEMENTS = ("split", "random")
+
+
 class Seat:
     def __init__(self, table: Table, index: int, base: str) -> None:
         self.table, self.index, self.base = table, index, base
@@ -369,7 +378,12 @@ class Table:
     def __init__(self, driver: Driver, index: int) -> None:
         self.driver, self.index = driver, index
         n = len(driver.bases)
-        self.seats = [Seat(self, i, driver.bases[(index + i) % n]) for i in range(driver.players)]
+        if driver.placement == "random":  # as a load balancer without stickiness would, seeded
+            pick = random.Random(driver.seed * 104729 + index)
+            where = [pick.randrange(n) for _ in range(driver.players)]
+        else:  # "split": seat i at worker (index + i) % n, a table's seats on different workers
+            where = [(index + i) % n for i in range(driver.players)]
+        self.seats = [Seat(self, i, driver.bases[w]) for i, w in enumerate(where)]
         self.id: str | None = None
         self.pending: list[Pending] = []
         self.over = asyncio.Event()
@@ -378,9 +392,10 @@ class Table:
 
 class Driver:
     def __init__(self, bases: list[str], tables: int, seconds: float, warmup: float, think: float, game: str,
-                 players: int, seed: int, compression: bool) -> None:
+                 players: int, seed: int, compression: bool, placement: str = "split") -> None:
         self.bases, self.seconds, self.warmup, self.think = bases, seconds, warmup, think
         self.game, self.players, self.seed, self.compression = game, players, seed, compression
+        self.placement = placement
         self.run_id = f"{random.Random(seed ^ int(time.time())).randrange(16**4):04x}"
         self.tables = [Table(self, t) for t in range(tables)]
         self.setup = PhaseStats("setup")
@@ -731,7 +746,8 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
 def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, game: str = "splendor",
                  players: int = 2, workers: int = 1, db: str | None = None, urls: list[str] | None = None,
                  warmup: float | None = None, seed: int = 1, compression: bool = True,
-                 pids: list[int] | None = None, strict_limits: bool = False) -> dict[str, Any]:
+                 pids: list[int] | None = None, strict_limits: bool = False,
+                 placement: str = "split") -> dict[str, Any]:
     """Run one load test; returns the report (a JSON-able dict).  Raises ValueError on bad options."""
     if not 1 <= tables <= MAX_TABLES:
         raise ValueError(f"--tables must be 1..{MAX_TABLES}")
@@ -741,6 +757,8 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
         raise ValueError("--think must be 0..60 seconds")
     if not 1 <= workers <= MAX_WORKERS:
         raise ValueError(f"--workers must be 1..{MAX_WORKERS}")
+    if placement not in PLACEMENTS:
+        raise ValueError(f"--placement must be one of {', '.join(PLACEMENTS)}")
     warmup = min(10.0, seconds / 5) if warmup is None else warmup
     if not 0 <= warmup <= 120:
         raise ValueError("--warmup must be 0..120 seconds")
@@ -762,7 +780,7 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
     relax = "strict" if strict_limits else ("fast" if think < 0.3 else "relaxed")
     config = {"tables": tables, "seconds": seconds, "warmup": warmup, "think": think, "game": game,
               "players": players, "workers": len(urls) if urls else workers, "db": kind, "seed": seed,
-              "compression": compression, "timeout_s": TIMEOUT,
+              "compression": compression, "placement": placement, "timeout_s": TIMEOUT,
               "limits": ("the target server's own" if urls else
                          "server defaults" if relax == "strict" else
                          "per-address rate limits lifted (all clients are 127.0.0.1)"
@@ -791,7 +809,7 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
             bases = [w.url for w in started]
             server_pids = [w.proc.pid for w in started]
             db_pid = pg.pid() if pg else None
-        driver = Driver(bases, tables, seconds, warmup, think, game, players, seed, compression)
+        driver = Driver(bases, tables, seconds, warmup, think, game, players, seed, compression, placement)
         try:
             import uvloop
 
