@@ -183,10 +183,10 @@ class PgBus:
         by raising (the connection failed, or handling a notice did).
 
         The connection's socket is watched by the event loop itself and each wake-up reads every
-        notice that came (libpq's ``consume_input``/``notifies`` on the idle connection): about a
-        third of the CPU per notice of psycopg's ``notifies()`` generator, which sets a reader up
-        and takes it down again for every wait (measured: 33 against 85-89 µs per notice at 1,500
-        notices a second).  Every worker hears every notice, its own too: those are skipped unread.
+        notice that came (libpq's ``consume_input``/``notifies`` on the idle connection): less CPU
+        per notice than psycopg's ``notifies()`` generator, which sets a reader up and takes it
+        down again for every wait (README, "Load").  Every worker hears every notice, its own
+        too: those are skipped unread.
         """
         pg = conn.pgconn
         loop = asyncio.get_running_loop()
