@@ -818,12 +818,13 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
         except ImportError:
             runner = asyncio.Runner()
             config["driver_loop"] = "asyncio"
-        thresholds = gc.get_threshold()
+        thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
         try:
             with runner:
                 report = runner.run(_drive(driver, server_pids, db_pid))
         finally:  # the collector as it was (the driver may run inside another program)
-            gc.unfreeze()
+            if not frozen:  # (what a caller froze itself stays frozen)
+                gc.unfreeze()
             gc.set_threshold(*thresholds)
         for w in started:
             if w.proc.poll() is not None:
