@@ -119,6 +119,40 @@ def test_a_missed_notice_is_a_gap_the_worker_reads_the_rows(postgres_url, toy_re
     asyncio.run(scenario())
 
 
+def test_malformed_notices_are_skipped_and_the_worker_keeps_listening(postgres_url, toy_registered):
+    """Whatever arrives on the channel (not JSON, JSON of the wrong shape, deep nesting, bytes
+    that are not UTF-8, notices for unknown tables or with bad fields): skipped or read again
+    from the database, never a lost connection; the next real move still reaches the copy."""
+    import psycopg
+    from gemtable.server.bus import CHANNEL
+
+    async def scenario():
+        one, two = await _worker(postgres_url), await _worker(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            copy = await two.get(table.id)
+            listening = two.bus._listen_conn
+            junk = ["", "not json", "[1, 2]", "null", '"text"', "{}", '{"t": 5, "k": "action"}',
+                    '{"t": "nosuch", "k": "action"}', '{"t": "%s", "k": 7}' % table.id,
+                    '{"t": "%s", "k": "action", "r": "x", "v": null}' % table.id,
+                    '{"t": "%s", "k": "action", "r": 1, "v": 1, "s": 9, "a": {}, "u": "x"}' % table.id,
+                    "[" * 3000 + "]" * 3000, '{"t": "%s", "k": "deleted", "w": [' % table.id]
+            async with await psycopg.AsyncConnection.connect(two.bus.conninfo, autocommit=True) as conn:
+                for payload in junk:
+                    await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+                await conn.execute(r"SELECT pg_notify(%s, convert_from('\xc3'::bytea, 'LATIN1'))", (CHANNEL,))
+            await asyncio.sleep(0.5)
+            assert two.bus._listen_conn is listening  # never reconnected
+            assert two.tables.get(table.id) is copy and copy.version == 0
+            await one.submit(table, 0, {"type": "pick", "n": 1}, 0)
+            await _until(lambda: copy.version == 1)
+            _same_copy(table, copy)
+        finally:
+            await _close(one, two)
+
+    asyncio.run(scenario())
+
+
 def test_notices_apply_only_in_order_and_only_with_their_action(postgres_url, toy_registered):
     """``_apply_notes`` refuses (None: read instead) anything but the actions right after the copy."""
     async def scenario():

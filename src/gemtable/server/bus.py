@@ -202,7 +202,7 @@ class PgBus:
                         continue
                     try:
                         msg = parse_message(payload)
-                    except ValueError:
+                    except (ValueError, RecursionError):  # not a notice of ours: skipped
                         continue
                     if isinstance(msg, dict) and msg.get("w") != self.worker:
                         self.m.on_notify(msg)
