@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import os
@@ -11,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gemtable.cli.main import app
-from gemtable.server.loadtest import Driver, _pg_bin, pressure, proc_sample, run_loadtest
+from gemtable.server.loadtest import Driver, _pg_bin, pressure, proc_sample, run_loadtest, table_worker
 
 PHASE_KEYS = {"phase", "seconds", "actions_sent", "actions_acked", "actions_per_s", "own_ms", "other_ms",
               "errors", "games_finished", "server_cpu_pct", "server_rss_mb", "db_cpu_pct", "driver_cpu_pct",
@@ -87,6 +88,44 @@ def test_random_placement_is_seeded_and_sometimes_puts_a_tables_seats_together()
     together = sum(len(set(bases)) == 1 for bases in places(3))
     assert 5 <= together <= 35  # about half of 40 two-seat tables, with two workers
     assert {b for bases in places(3) for b in bases} == {"http://a", "http://b"}
+
+
+def test_table_placement_sends_every_request_naming_a_table_to_the_worker_its_id_hashes_to():
+    """``placement="table"``: guests and new tables round-robin (their paths name no table); the
+    joins and WebSockets of a table (and of its rematch) at the worker its id hashes to."""
+    bases = ["http://a", "http://b"]
+    driver = Driver(bases, tables=6, seconds=1, warmup=0, think=1, game="splendor",
+                    players=2, seed=1, compression=True, placement="table")
+    calls: list[tuple[str, str]] = []
+    ids = iter(f"t{i:02d}" for i in range(100))
+
+    async def http(base, method, path, body=None, cookie=None):
+        calls.append((base, path))
+        if path == "/api/me":
+            return {}, {"set-cookie": "gt_player=x; Path=/"}
+        if path == "/api/tables":
+            return {"table": {"id": next(ids)}, "seats": [{"token": "k0"}]}, {}
+        if path.endswith("/rematch"):
+            return {"table": next(ids), "token": "k"}, {}
+        return {"token": "k1"}, {}
+
+    driver.http = http
+
+    async def scenario():
+        for table in driver.tables:
+            await driver.set_up(table)
+            home = bases[table_worker(table.id, 2)]
+            assert [seat.base for seat in table.seats] == [home, home]
+            assert all(base == home for base, path in calls if path.startswith(f"/api/tables/{table.id}/"))
+            await driver.rematch(table)
+            assert [seat.base for seat in table.seats] == [bases[table_worker(table.id, 2)]] * 2
+
+    asyncio.run(scenario())
+    creators = [base for base, path in calls if path == "/api/tables"]
+    assert creators == bases * 3  # round-robin
+    homes = {table_worker(f"t{i:02d}", 2) for i in range(12)}
+    assert homes == {0, 1}  # ids spread over both workers
+    assert table_worker("abc", 3) == table_worker("abc", 3) < 3
 
 
 def test_several_workers_need_postgresql_and_bounds_hold():

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from gemtable.server.bus import NOTICE_MAX, PgBus
 from gemtable.server.db import Database
 from gemtable.server.limits import Limits
-from gemtable.server.tables import TableManager
+from gemtable.server.tables import Subscriber, TableManager
 
 HUMANS = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
 
@@ -113,6 +113,99 @@ def test_a_missed_notice_is_a_gap_the_worker_reads_the_rows(postgres_url, toy_re
             await _until(lambda: copy.version == 2)
             assert reads == [0]  # revision 2 after 0: a gap, so the rows were read (from version 0)
             _same_copy(table, copy)
+        finally:
+            await _close(one, two)
+
+    asyncio.run(scenario())
+
+
+def test_a_worker_lets_go_of_a_table_nobody_there_needs_and_reads_it_again_when_asked(postgres_url, toy_registered):
+    """A copy nobody at this worker is connected to, asked for, changing or driving is dropped at
+    the next notice instead of being caught up (a balancer routing by table: the worker that
+    created a table its players play elsewhere would otherwise apply every move of it)."""
+    async def scenario():
+        one, two = await _worker(postgres_url), await _worker(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)  # one holds the lease
+            copy = await two.get(table.id)
+            await _move(one, table, 1)
+            await _until(lambda: copy.version == 1)  # asked for just now: followed
+            two.IDLE_AFTER = one.IDLE_AFTER = 0.0
+            await _move(one, table, 2)
+            await _until(lambda: table.id not in two.tables)
+            assert copy.version == 1  # let go, not caught up
+            assert table.id in one.tables  # the lease holder keeps its copy
+            two.IDLE_AFTER = 15.0
+            again = await two.get(table.id)  # asked for again: read from the database
+            assert again is not copy
+            _same_copy(table, again)
+            await _move(one, table, 3)
+            await _until(lambda: again.version == 3)
+            _same_copy(table, again)
+            # what keeps a copy: a connection here, a change in progress here, the lease
+            two.IDLE_AFTER = 0.0
+            sub = Subscriber(None, _ignore)
+            sub.start()
+            assert two.subscribe(again, sub) is again
+            await _move(one, table, 1)
+            await _until(lambda: again.version == 4)
+            two.unsubscribe(again, sub)
+            await sub.stop()
+            async with again.lock:
+                await _move(one, table, 1)
+                await asyncio.sleep(0.3)
+                assert two.tables.get(table.id) is again
+            await _until(lambda: again.version == 5)  # caught up once the change here was done
+            one.IDLE_AFTER = 0.0
+            await _move(two, again, 1)
+            await _until(lambda: table.version == 6)
+            assert one.tables.get(table.id) is table
+        finally:
+            await _close(one, two)
+
+    asyncio.run(scenario())
+
+
+async def _move(m: TableManager, table, n: int) -> None:
+    """The seat to move at ``table`` (a copy at ``m``) picks ``n`` at the copy's version."""
+    await m.submit(table, table.state.to_move()[0], {"type": "pick", "n": n}, table.version)
+
+
+async def _ignore(_text: str) -> None:
+    return None
+
+
+def test_a_socket_subscribing_to_a_copy_let_go_meanwhile_follows_the_table(postgres_url, toy_registered):
+    """The WebSocket handler loads a table, then subscribes after a few awaits; a copy dropped in
+    between must not leave the socket on a copy nobody updates."""
+    async def scenario():
+        one, two = await _worker(postgres_url), await _worker(postgres_url)
+        try:
+            table = await one.create("toy", 2, None, HUMANS)
+            for cached_again in (False, True):
+                copy = await two.get(table.id)
+                two.IDLE_AFTER = 0.0
+                await _move(one, table, 1)
+                await _until(lambda copy=copy: two.tables.get(table.id) is not copy)
+                two.IDLE_AFTER = 15.0
+                newer = await two.get(table.id) if cached_again else None
+                got: list[dict] = []
+
+                async def send(text: str, got=got) -> None:
+                    got.append(json.loads(text))
+
+                sub = Subscriber(0, send)
+                sub.start()
+                followed = two.subscribe(copy, sub)
+                assert followed is (newer if cached_again else copy)
+                assert two.tables.get(table.id) is followed
+                await _until(lambda followed=followed: followed.version == table.version)
+                await _move(one, table, 2)
+                await _until(lambda got=got: any(m.get("type") == "state" and m["version"] == table.version
+                                                 for m in got))
+                _same_copy(table, followed)
+                two.unsubscribe(followed, sub)
+                await sub.stop()
         finally:
             await _close(one, two)
 

@@ -126,7 +126,8 @@ def register(app: typer.Typer) -> None:
         compression: bool = typer.Option(True, help="offer permessage-deflate like browsers do"),
         placement: str = typer.Option("split", help="with several workers, where a table's seats connect: "
                                                     "'split' (on different workers: every move reaches both, "
-                                                    "the worst case) or 'random' (as a load balancer would)"),
+                                                    "the worst case), 'random' (as a load balancer would) or "
+                                                    "'table' (as a balancer hashing the table's path)"),
         as_json: bool = typer.Option(False, "--json", help="print JSON"),
     ) -> None:
         """Load a table server with many tables of scripted players over WebSocket.

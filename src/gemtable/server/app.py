@@ -624,7 +624,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             await manager().mark_joined(table, table.seats[seat])
             # an invite seat opened by a browser with a player: the seat joins that player's games
             await lobby.bind_seat(manager(), table, seat, await identity.player_id(ws))
-        manager().subscribe(table, sub)
+        table = manager().subscribe(table, sub)  # (the copy this worker follows)
         bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
         close: tuple[int, str] | None = None
         try:

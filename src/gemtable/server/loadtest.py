@@ -37,7 +37,12 @@ Seats are spread round-robin: seat ``i`` of table ``t`` talks to worker
 ``(t + i) % workers``, so with two or more workers the seats of a table sit
 on different workers (``placement="split"``, the worst case); with
 ``placement="random"`` each seat's worker is drawn at random (seeded), as
-behind a load balancer without sticky sessions.
+behind a load balancer without sticky sessions; with ``placement="table"``
+every request that names a table (joining it, its WebSocket) goes to the
+worker its id hashes to, as behind a load balancer that hashes the request's
+path (docs/deploy.md), while the requests that name none (a guest, a new
+table) go round-robin, so about half the tables are created at a worker that
+does not play them.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ import sys
 import tempfile
 import time
 import urllib.parse
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -359,8 +365,14 @@ class Pending:
 # where a table's seats connect when there are several workers: "split" (seat i of table t at
 # worker (t + i) % W: a table's seats on different workers, every move handled by both: the
 # worst case) or "random" (each seat at a worker drawn at random, seeded: a load balancer
-# without stickiness; with two workers half the two-seat tables have both seats on one)
-PLACEMENTS = ("split", "random")
+# without stickiness; with two workers half the two-seat tables have both seats on one) or
+# "table" (a table's requests at the worker its id hashes to, as a balancer hashing the path)
+PLACEMENTS = ("split", "random", "table")
+
+
+def table_worker(table_id: str, workers: int) -> int:
+    """The worker a balancer hashing ``/…/tables/{table_id}…`` paths sends the table to."""
+    return zlib.crc32(table_id.encode()) % workers
 
 
 class Seat:
@@ -381,6 +393,8 @@ class Table:
         if driver.placement == "random":  # as a load balancer without stickiness would, seeded
             pick = random.Random(driver.seed * 104729 + index)
             where = [pick.randrange(n) for _ in range(driver.players)]
+        elif driver.placement == "table":  # until the id is known: round-robin (set_up moves them)
+            where = [index % n] * driver.players
         else:  # "split": seat i at worker (index + i) % n, a table's seats on different workers
             where = [(index + i) % n for i in range(driver.players)]
         self.seats = [Seat(self, i, driver.bases[w]) for i, w in enumerate(where)]
@@ -454,6 +468,9 @@ class Driver:
         res, _ = await self.http(host.base, "POST", "/api/tables", body, host.cookie)
         table.id = res["table"]["id"]
         host.token = res["seats"][0]["token"]
+        if self.placement == "table":  # from now on every request names the table
+            for seat in table.seats:
+                seat.base = self.bases[table_worker(table.id, len(self.bases))]
         for seat in table.seats[1:]:
             res, _ = await self.http(seat.base, "POST", f"/api/tables/{table.id}/join", {"seat": seat.index},
                                      seat.cookie)
@@ -464,6 +481,9 @@ class Driver:
         for seat in table.seats:  # idempotent: every seat's player gets the same new table
             res, _ = await self.http(seat.base, "POST", f"/api/tables/{old}/rematch", None, seat.cookie)
             table.id, seat.token = res["table"], res["token"]
+        if self.placement == "table":  # the new table's WebSockets go where its id hashes to
+            for seat in table.seats:
+                seat.base = self.bases[table_worker(table.id, len(self.bases))]
 
     # -- WebSockets
     async def connect(self, seat: Seat, sem: asyncio.Semaphore) -> bool:

@@ -242,6 +242,7 @@ class LiveTable:
     # connected at other workers
     rev: int = 0
     remote_seats: set[int] = field(default_factory=set)
+    used: float = field(default_factory=time.monotonic)  # last asked for at this worker (``get``)
     # the legal actions of each seat in ``state`` at ``version`` (asked when the decision is
     # tracked, again for the seat's message): computed once per position
     _legal_of: tuple[Any, int] | None = None
@@ -703,6 +704,7 @@ class TableManager:
     async def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is not None:
+            table.used = time.monotonic()
             return table
         async with self._load_lock:
             table = self.tables.get(table_id)
@@ -1005,11 +1007,24 @@ class TableManager:
         if not sub.push(msg):
             table.subscribers.discard(sub)
 
-    def subscribe(self, table: LiveTable, sub: Subscriber) -> None:
+    def subscribe(self, table: LiveTable, sub: Subscriber) -> LiveTable:
+        """Send ``sub`` the table's changes from now on; returns the copy it follows.
+
+        That is ``table`` unless this worker let it go meanwhile (``on_notify``): then the copy
+        cached now (``table`` again if there is none), re-read from the database at once.
+        """
+        cached = self.tables.get(table.id)
+        if cached is not table:
+            if cached is None:
+                self.tables[table.id] = cached = table
+            self._notices.setdefault(table.id, set()).add("reload")
+            self._schedule_catch_up(table.id)
+            table = cached
         table.subscribers.add(sub)
         self.send_state(table, sub)
         self.broadcast_presence(table, exclude=sub)
         self.bus.presence_changed(table)  # other workers learn the seat is connected
+        return table
 
     def unsubscribe(self, table: LiveTable, sub: Subscriber) -> None:
         table.subscribers.discard(sub)
@@ -1045,11 +1060,31 @@ class TableManager:
             return
         if table_id not in self.tables and table_id not in self._loading:
             return  # not cached here: read from the database when someone asks for it
+        if self._idle_here(table_id):  # nobody here needs it: no catching up, read again if asked
+            del self.tables[table_id]
+            self._notices.pop(table_id, None)
+            self._notes.pop(table_id, None)
+            return
         self._notices.setdefault(table_id, set()).add(kind)
         if kind == "action":
             self._notes.setdefault(table_id, []).append(msg)
         if table_id in self.tables:
             self._schedule_catch_up(table_id)
+
+    # a copy not asked for here for this long, with nobody at it here, is let go (``_idle_here``)
+    IDLE_AFTER = 15.0
+
+    def _idle_here(self, table_id: str) -> bool:
+        """Whether this worker may stop following ``table_id``: it is cached, nobody is connected
+        to it here, this worker does not drive its bots and clocks (the lease, bus.py), nothing
+        here is loading, changing or playing it, and it was not asked for in ``IDLE_AFTER``
+        seconds.  A worker that created a table its players then play at another worker (a
+        balancer routing by table, docs/deploy.md) would otherwise apply every move of it."""
+        table = self.tables.get(table_id)
+        return (table is not None and self.bus.shared and not table.subscribers
+                and not self.bus.owns(table_id) and table_id not in self._loading
+                and not table.lock.locked() and (table.bot_task is None or table.bot_task.done())
+                and time.monotonic() - table.used > self.IDLE_AFTER)
 
     def catch_up_all(self) -> None:
         """Notices may have been missed (the LISTEN connection was lost): re-read every cached table."""
