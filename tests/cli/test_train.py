@@ -129,3 +129,56 @@ def test_the_network_reads_the_context_or_everything(tmp_path):
     result = runner.invoke(app, ["train", "splendor", "--games", "1", "--inputs", "pixels",
                                  "--out", str(tmp_path / "x.npz")])
     assert result.exit_code != 0 and "inputs must be one of context, all" in result.output
+
+
+def test_search_labels_blend_the_search_verdict_into_the_win_targets():
+    """``label``: the mover's row gets result_weight * result + the rest * the search's value, the
+    other seat (two players) the complement of that value; result_weight 1 is the plain result."""
+    game = get_game("splendor")
+    moves, final = learned.play_game(game, 2, 9, ["greedy"])
+    x0, plain, m0 = learned.rows_of_game(game, 2, 9, moves, final, positions=4)
+    x1, half, m1 = learned.rows_of_game(game, 2, 9, moves, final, positions=4,
+                                        label=("mcts:iterations=30", 0.5))
+    _, same, _ = learned.rows_of_game(game, 2, 9, moves, final, positions=4,
+                                       label=("mcts:iterations=30", 1.0))
+    assert np.array_equal(x0, x1) and np.array_equal(m0, m1) and np.array_equal(plain, same)
+    assert set(np.unique(plain)) <= {0.0, 0.5, 1.0}
+    assert not np.array_equal(plain, half)
+    values = 2 * half - plain  # the search's values, seat by seat
+    assert np.all((values >= -1e-6) & (values <= 1 + 1e-6))
+    pairs = values.reshape(-1, 2)
+    assert np.allclose(pairs.sum(axis=1), 1.0, atol=1e-5)  # two seats: complementary verdicts
+    # the same search again gives the same labels (the labeller is seeded from the game)
+    again = learned.rows_of_game(game, 2, 9, moves, final, positions=4, label=("mcts:iterations=30", 0.5))[1]
+    assert np.array_equal(half, again)
+    # three seats: the search would speak for the mover alone, so the results stay
+    moves3, final3 = learned.play_game(game, 3, 9, ["greedy"])
+    plain3 = learned.rows_of_game(game, 3, 9, moves3, final3, positions=4)[1]
+    labelled3 = learned.rows_of_game(game, 3, 9, moves3, final3, positions=4, label=("mcts:iterations=30", 0.5))[1]
+    assert np.array_equal(plain3, labelled3)
+
+
+def test_search_values_come_from_the_movers_view_only():
+    """The labelling search decides for the seat to move through the bot interface (it sees only
+    that seat's view); a forced move or a seat the search cannot speak for gets no value."""
+    from gemtable.bots import make_bot
+
+    game = get_game("splendor")
+    state = game.new(3, 4)
+    bot = make_bot("mcts:iterations=20", seed=1)
+    values = learned.search_values(bot, state)
+    mover = state.to_move()[0]
+    assert values[mover] is not None and 0.0 <= values[mover] <= 1.0
+    assert [v is None for v in values] == [q != mover for q in range(3)]  # three seats: the mover's only
+    assert learned.search_values(make_bot("greedy"), state) == [None, None, None]  # no search tree
+
+
+def test_training_with_a_labelling_search(tmp_path):
+    path = tmp_path / "label.npz"
+    _train("splendor", "--games", "3", "--seed", "2", "--players", "2", "--positions", "3", "--epochs", "2",
+           "--label-bot", "puct:iterations=8,weights=@", "--result-weight", "0.25", "--out", str(path))
+    run = learned.read(get_game("splendor"), path)[0].manifest["runs"][-1]
+    assert run["label_bot"] == "puct:iterations=8,weights=@" and run["result_weight"] == 0.25
+    result = runner.invoke(app, ["train", "splendor", "--games", "1", "--label-bot", "greedy",
+                                 "--out", str(tmp_path / "x.npz")])
+    assert result.exit_code != 0 and "search bot" in result.output

@@ -435,8 +435,36 @@ def play_game(game: Game, num_players: int, seed: int, specs: list[str],
     return moves, state
 
 
+def search_values(bot: Any, state: State) -> list[float | None]:
+    """What a search thinks of a real position: ``bot`` (an ``mcts``-family bot) decides for the
+    seat to move, from that seat's view only, and its root statistics give the mover's expected
+    reward (visits-weighted).  Per seat: the mover's value; at two seats the other's is its
+    complement (the rewards are shares of the win); None where the search says nothing (other
+    seats at larger tables, a decision with one legal action, a bot without a tree)."""
+    n = state.num_players
+    out: list[float | None] = [None] * n
+    p = state.to_move()[0]
+    bot.last_root = None
+    bot.choose(state, p)
+    root = getattr(bot, "last_root", None)
+    if root is None or not getattr(bot, "last_iterations", 0):
+        return out
+    visits = total = 0.0
+    for (seat, _), st in root.stats.items():
+        if seat == p:
+            visits += st[0]
+            total += st[1]
+    if visits <= 0:
+        return out
+    v = min(1.0, max(0.0, total / visits))
+    out[p] = v
+    if n == 2:
+        out[1 - p] = 1.0 - v
+    return out
+
+
 def rows_of_game(game: Game, num_players: int, seed: int, moves: list[tuple[int, int]],
-                 final: State, positions: int = 0,
+                 final: State, positions: int = 0, label: tuple[str, float] | None = None,
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Training rows of a played game: (inputs, win targets, margin targets).
 
@@ -446,6 +474,14 @@ def rows_of_game(game: Game, num_players: int, seed: int, moves: list[tuple[int,
     its final score margin over the best other seat.  ``positions`` > 0 keeps that many
     decisions (drawn with the game's seed): few positions from many games are far less
     alike than every position of few games.
+
+    ``label = (spec, result_weight)``: in two-seat games a search by the bot ``spec`` at every
+    kept decision (:func:`search_values`) also judges the position, and each seat's win target
+    becomes ``result_weight * result + (1 - result_weight) * search value`` — a target far
+    less noisy than one game's result (the search's verdict is what a leaf evaluator should
+    foresee).  Games of more seats keep their results: there the search speaks for the mover
+    only, and labelling the mover's rows alone made the model judge three-seat positions worse
+    (src/gemtable/bots/README.md, "Search labels").
     """
     d = input_size(game)
     total = len(moves)
@@ -458,9 +494,17 @@ def rows_of_game(game: Game, num_players: int, seed: int, moves: list[tuple[int,
     rng = Rng(seed ^ 0x5EED)
     state = game.new(num_players, seed)
     rows: list[np.ndarray] = []
+    judged: list[list[float | None]] = []
+    labeller = None
+    if label is not None and num_players == 2:  # (why two seats only: the docstring)
+        from .base import make_bot
+
+        labeller = make_bot(label[0], seed=seed ^ 0x1ABE1)
     for i, (p, aid) in enumerate(moves):
         if i in keep:
             rows.append(encode_training_rows(state, rng))
+            if labeller is not None:
+                judged.append(search_values(labeller, state))
         state.step(p, game.actions[aid])
     n = num_players
     if final.is_over():
@@ -471,14 +515,22 @@ def rows_of_game(game: Game, num_players: int, seed: int, moves: list[tuple[int,
     margins = [scores[p] - max((scores[q] for q in range(n) if q != p), default=0.0) for p in range(n)]
     idx = np.asarray(list(range(n)) * len(rows))
     x = np.concatenate(rows)
-    return x, np.asarray(returns, np.float32)[idx], np.asarray(margins, np.float32)[idx]
+    wins = np.asarray(returns, np.float32)[idx]
+    if label is not None:
+        weight = float(label[1])
+        for r, values in enumerate(judged):
+            for q, v in enumerate(values):
+                if v is not None:
+                    wins[r * n + q] = weight * returns[q] + (1.0 - weight) * v
+    return x, wins, np.asarray(margins, np.float32)[idx]
 
 
 def play_positions(game: Game, num_players: int, seed: int, specs: list[str],
-                   offset: int = 0, positions: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   offset: int = 0, positions: int = 0,
+                   label: tuple[str, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One game between bots turned into training rows (:func:`play_game`, :func:`rows_of_game`)."""
     moves, final = play_game(game, num_players, seed, specs, offset)
-    return rows_of_game(game, num_players, seed, moves, final, positions)
+    return rows_of_game(game, num_players, seed, moves, final, positions, label)
 
 
 class Trainer:

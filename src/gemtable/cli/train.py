@@ -44,8 +44,8 @@ def _game_task(args):
     from gemtable.bots.learned import play_positions
     from gemtable.games.registry import get_game
 
-    game_id, n, seed, specs, offset, positions = args
-    return play_positions(get_game(game_id), n, seed, specs, offset, positions)
+    game_id, n, seed, specs, offset, positions, label = args
+    return play_positions(get_game(game_id), n, seed, specs, offset, positions, label)
 
 
 def _game_seed(seed: int, index: int) -> int:
@@ -95,6 +95,13 @@ def register(app: typer.Typer) -> None:
         jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes playing the games."),
         generations: int = typer.Option(1, "--generations", "-g", min=1, help="Play-then-train rounds; "
                                         "bots with weights=@ play with the weights of the round before."),
+        label_bot: str | None = typer.Option(None, "--label-bot", help="A search bot (e.g. "
+                                             "'puct:iterations=200') that also judges every kept position "
+                                             "of a two-player game from the mover's view; its verdict is "
+                                             "blended into the win targets (weights=@ as in --bots)."),
+        result_weight: float = typer.Option(0.5, "--result-weight", min=0.0, max=1.0, help="With "
+                                            "--label-bot: the weight of the game's result in a win target "
+                                            "(the rest is the search's value)."),
     ) -> None:
         """Train the game's learned evaluator (used by the `puct` bot)."""
         from rich.console import Console
@@ -115,6 +122,13 @@ def register(app: typer.Typer) -> None:
             guarded(lambda: (_ for _ in ()).throw(ValueError(f"{g.title} has no observation features")))
         specs = bot_list(bots)
         guarded(lambda: check_bots(specs))
+        if label_bot is not None:
+            guarded(lambda: check_bots([label_bot]))
+            from gemtable.bots.base import make_bot
+            from gemtable.bots.mcts import MctsBot
+
+            if not isinstance(guarded(lambda: make_bot(label_bot)), MctsBot):  # (weights are read when it plays)
+                guarded(lambda: (_ for _ in ()).throw(ValueError("--label-bot must be a search bot (mcts or puct)")))
         counts = [int(c) for c in players.split(",") if c.strip()] or list(g.player_counts)
         for c in counts:
             guarded(lambda c=c: g.check_players(c))
@@ -143,22 +157,24 @@ def register(app: typer.Typer) -> None:
             console.print(f"continuing {path}: {manifest.get('games', 0)} games so far")
         else:
             weights = guarded(lambda: learned.init_weights(g, (h1, h2), np.random.default_rng(seed), inputs))
-        self_play = any("weights=@" in spec for spec in specs)
+        self_play = any("weights=@" in spec for spec in specs + [label_bot or ""])
         scratch = tempfile.TemporaryDirectory(prefix="gemtable-train-")
         for generation in range(generations):
             if self_play:  # the weights of the round before (the untrained model at the very start)
                 current = Path(scratch.name) / f"generation-{generation}.npz"
                 learned.ValueModel(g, weights, manifest or _fresh_manifest(g, h1, h2, seed, inputs)).save(current)
                 gen_specs = [spec.replace("weights=@", f"weights={current}") for spec in specs]
+                gen_label = None if label_bot is None else label_bot.replace("weights=@", f"weights={current}")
             else:
-                gen_specs = specs
+                gen_specs, gen_label = specs, label_bot
             if generations > 1:
                 console.print(f"generation {generation + 1} of {generations}")
             first = int(manifest.get("games", 0))
 
             # -- play the games --------------------------------------------------------------
+            label = None if gen_label is None else (gen_label, result_weight)
             tasks = [(g.id, counts[(first + i) % len(counts)], _game_seed(seed, first + i), gen_specs, first + i,
-                      positions) for i in range(games)]
+                      positions, label) for i in range(games)]
             results: list = []
             deadline = None if minutes is None else t0 + 60 * minutes
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -220,6 +236,7 @@ def register(app: typer.Typer) -> None:
             history.append({"command": "gemtable train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
                             if sys.argv[1:2] == ["train"] else f"gemtable train {g.id}",
                             "seed": seed, "games": played, "first_game": first, "bots": specs,
+                            "label_bot": label_bot, "result_weight": result_weight if label_bot else None,
                             "players": counts, "positions": positions, "epochs": epochs, "kept_epochs": kept_epochs, "lr": lr, "l2": l2, "batch": batch,
                             "rows": len(x), "cpu_minutes": round(cpu, 3),
                             "train": [round(v, 5) for v in train_loss],
