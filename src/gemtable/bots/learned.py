@@ -443,17 +443,19 @@ def search_values(bot: Any, state: State) -> list[float | None]:
     seats at larger tables, a decision with one legal action, a bot without a tree)."""
     n = state.num_players
     out: list[float | None] = [None] * n
+    from .mcts import _N, _W
+
     p = state.to_move()[0]
     bot.last_root = None
     bot.choose(state, p)
-    root = getattr(bot, "last_root", None)
-    if root is None or not getattr(bot, "last_iterations", 0):
+    root = bot.last_root  # (left None by a bot without a tree)
+    if root is None or not bot.last_iterations:
         return out
     visits = total = 0.0
     for (seat, _), st in root.stats.items():
         if seat == p:
-            visits += st[0]
-            total += st[1]
+            visits += st[_N]
+            total += st[_W]
     if visits <= 0:
         return out
     v = min(1.0, max(0.0, total / visits))

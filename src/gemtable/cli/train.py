@@ -123,7 +123,6 @@ def register(app: typer.Typer) -> None:
         specs = bot_list(bots)
         guarded(lambda: check_bots(specs))
         if label_bot is not None:
-            guarded(lambda: check_bots([label_bot]))
             from gemtable.bots.base import make_bot
             from gemtable.bots.mcts import MctsBot
 
@@ -163,8 +162,10 @@ def register(app: typer.Typer) -> None:
             if self_play:  # the weights of the round before (the untrained model at the very start)
                 current = Path(scratch.name) / f"generation-{generation}.npz"
                 learned.ValueModel(g, weights, manifest or _fresh_manifest(g, h1, h2, seed, inputs)).save(current)
-                gen_specs = [spec.replace("weights=@", f"weights={current}") for spec in specs]
-                gen_label = None if label_bot is None else label_bot.replace("weights=@", f"weights={current}")
+                def at(spec: str, current: Path = current) -> str:
+                    return spec.replace("weights=@", f"weights={current}")
+
+                gen_specs, gen_label = [at(spec) for spec in specs], label_bot and at(label_bot)
             else:
                 gen_specs, gen_label = specs, label_bot
             if generations > 1:

@@ -468,9 +468,7 @@ class Driver:
         res, _ = await self.http(host.base, "POST", "/api/tables", body, host.cookie)
         table.id = res["table"]["id"]
         host.token = res["seats"][0]["token"]
-        if self.placement == "table":  # from now on every request names the table
-            for seat in table.seats:
-                seat.base = self.bases[table_worker(table.id, len(self.bases))]
+        self.route_by_table(table)  # from now on every request names the table
         for seat in table.seats[1:]:
             res, _ = await self.http(seat.base, "POST", f"/api/tables/{table.id}/join", {"seat": seat.index},
                                      seat.cookie)
@@ -481,7 +479,11 @@ class Driver:
         for seat in table.seats:  # idempotent: every seat's player gets the same new table
             res, _ = await self.http(seat.base, "POST", f"/api/tables/{old}/rematch", None, seat.cookie)
             table.id, seat.token = res["table"], res["token"]
-        if self.placement == "table":  # the new table's WebSockets go where its id hashes to
+        self.route_by_table(table)  # the new table's WebSockets go where its id hashes to
+
+    def route_by_table(self, table: Table) -> None:
+        """``placement="table"``: every seat's requests at the worker ``table.id`` hashes to."""
+        if self.placement == "table":
             for seat in table.seats:
                 seat.base = self.bases[table_worker(table.id, len(self.bases))]
 
