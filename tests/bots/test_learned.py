@@ -138,6 +138,64 @@ SHIPPED_VALUES = {
 }
 
 
+SHIPPED_BY_SIZE = [(g, n) for g in LEARNABLE for n in learned.shipped_table_sizes(g)]
+
+
+@pytest.mark.parametrize("game, n", SHIPPED_BY_SIZE, ids=lambda v: getattr(v, "id", f"{v}p"))
+def test_shipped_table_size_weights_load_and_fit_the_layout(game, n):
+    model = learned.read(game, learned.shipped_path(game, n).read_bytes())[0]  # strict
+    assert model.manifest["game"] == game.id and model.manifest["layout_signature"] == learned.layout_signature(game)
+    assert model.manifest["runs"][-1]["command"].startswith("gemtable train")
+    assert learned.shipped(game, n).manifest == model.manifest
+    assert learned.shipped_path(game, n).read_bytes().__len__() < 3_000_000
+
+
+# The same regression figure for each table size's own model (value-<n>p.npz), on a position
+# of that table size (deal 11, 30 random moves, determinized from seat 0 with Rng(3)).
+SHIPPED_SIZE_VALUES = {
+    ("sintra", 2): 0.34830172,
+}
+
+
+@pytest.mark.parametrize("game, n", SHIPPED_BY_SIZE, ids=lambda v: getattr(v, "id", f"{v}p"))
+def test_shipped_table_size_value_of_a_fixed_position(game, n):
+    assert (game.id, n) in SHIPPED_SIZE_VALUES, "measure the new file's figure and add it here"
+    det = _mid_position(game, n, 11, 30).determinize(0, Rng(3))
+    values = learned.shipped(game, n).values(det)
+    assert values[0] == pytest.approx(SHIPPED_SIZE_VALUES[game.id, n], abs=1e-4)
+    assert values[0] != pytest.approx(learned.shipped(game).values(det)[0], abs=1e-3)  # not value.npz's
+
+
+def test_every_table_size_figure_has_its_file():
+    assert set(SHIPPED_SIZE_VALUES) == {(g.id, n) for g, n in SHIPPED_BY_SIZE}
+
+
+def test_a_table_size_model_is_preferred_at_its_size_only(tmp_path, monkeypatch):
+    game = get_game("splendor")
+    _random_model(game, seed=1).save(tmp_path / "value.npz")
+    _random_model(game, seed=2).save(tmp_path / "value-2p.npz")
+    _random_model(game, seed=4).save(tmp_path / "value-4p.npz")
+    (tmp_path / "value-4p.npz").write_bytes(b"not a weights file")
+    monkeypatch.setattr(learned, "shipped_path", lambda g, n=None: tmp_path / learned.shipped_name(n))
+    monkeypatch.setattr(learned, "_SHIPPED", {})
+    base, two = learned.load(game, tmp_path / "value.npz"), learned.load(game, tmp_path / "value-2p.npz")
+    det = _mid_position(game, 2, 11, 30).determinize(0, Rng(3))
+    assert learned.shipped(game, 2).values(det) == pytest.approx(two.values(det))
+    assert learned.shipped(game, 2).values(det) != pytest.approx(base.values(det))
+    assert learned.shipped(game).values(det) == pytest.approx(base.values(det))
+    det3 = _mid_position(game, 3, 11, 30).determinize(0, Rng(3))
+    assert learned.shipped(game, 3).values(det3) == pytest.approx(base.values(det3))  # none for 3: value.npz
+    assert learned.shipped_table_sizes(game) == [2, 4]
+    with pytest.raises(ValueError):
+        learned.shipped(game, 4)  # an unreadable file is an error, not a silent fallback
+    bot = make_bot("puct:iterations=5", seed=1)  # puct plays each table size with its model
+    for n, expected in ((2, two), (3, base)):
+        state = _mid_position(game, n, 11, 30)
+        bot.choose(state, state.to_move()[0])
+        assert bot.model.manifest is learned.shipped(game, n).manifest
+        assert bot.model.values(det if n == 2 else det3) == pytest.approx(expected.values(det if n == 2 else det3))
+
+
 def test_a_stale_shipped_file_is_ignored_at_play_time(tmp_path, monkeypatch):
     game = get_game("splendor")
     stale = tmp_path / "value.npz"
@@ -145,7 +203,7 @@ def test_a_stale_shipped_file_is_ignored_at_play_time(tmp_path, monkeypatch):
     model.manifest["layout_signature"] = "0" * 16
     arrays = dict(model.weights, manifest=np.frombuffer(json.dumps(model.manifest).encode(), np.uint8))
     np.savez_compressed(stale, **arrays)
-    monkeypatch.setattr(learned, "shipped_path", lambda g: stale)
+    monkeypatch.setattr(learned, "shipped_path", lambda g, n=None: stale if n is None else tmp_path / "none.npz")
     monkeypatch.setattr(learned, "_SHIPPED", {})
     assert learned.shipped(game) is None
     state = _mid_position(game, 2, 5, 6)
@@ -468,7 +526,7 @@ def test_a_game_may_ask_puct_for_its_own_playout_length():
     p = state.to_move()[0]
     default, own = make_bot("puct:iterations=5", seed=1), make_bot("puct:iterations=5,rollout=3", seed=1)
     bare = make_bot("puct:iterations=5", seed=1)
-    bare._models[mf.id] = None  # as a game without weights
+    bare._model_for = lambda state: None  # as a game without weights
     for bot in (default, own, bare):
         bot.choose(state, p)
     assert default.rollout == mf.extra["puct_rollout"][2] and own.rollout == 3 and bare.rollout is None

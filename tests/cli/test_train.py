@@ -94,7 +94,7 @@ def test_weights_of_another_game_are_refused(tiny):
 def test_install_writes_the_package_weights(tiny, tmp_path, monkeypatch):
     a, _, _ = tiny
     target = tmp_path / "value.npz"
-    monkeypatch.setattr(learned, "shipped_path", lambda game: target)
+    monkeypatch.setattr(learned, "shipped_path", lambda game, n=None: target if n is None else tmp_path / "no")
     path = tmp_path / "w.npz"
     path.write_bytes(a.read_bytes())
     _train("splendor", "--games", "1", "--seed", "1", "--out", str(path), "--install")
@@ -102,6 +102,26 @@ def test_install_writes_the_package_weights(tiny, tmp_path, monkeypatch):
     assert extra == {}  # no optimiser state in the shipped file
     assert installed.manifest["games"] == 5
     assert target.stat().st_size < path.stat().st_size
+
+
+def test_install_players_writes_the_model_of_one_table_size(tiny, tmp_path, monkeypatch):
+    a, _, _ = tiny
+    monkeypatch.setattr(learned, "shipped_path", lambda game, n=None: tmp_path / learned.shipped_name(n))
+    path = tmp_path / "w.npz"
+    path.write_bytes(a.read_bytes())
+    _train("splendor", "--games", "1", "--seed", "1", "--out", str(path), "--install", "--install-players", "2")
+    assert (tmp_path / "value-2p.npz").is_file() and not (tmp_path / "value.npz").exists()
+    assert learned.read(get_game("splendor"), tmp_path / "value-2p.npz")[0].manifest["games"] == 5
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--install-players", "2"], "needs --install"),
+    (["--install", "--install-players", "7"], "player"),
+])
+def test_install_players_refusals(tmp_path, args, message):
+    result = CliRunner().invoke(app, ["train", "splendor", "--games", "1", "--out", str(tmp_path / "w.npz"), *args])
+    assert result.exit_code != 0 and message in result.output
+    assert not (tmp_path / "w.npz").exists()
 
 
 def test_self_play_generations_train_on_their_own_games(tmp_path):

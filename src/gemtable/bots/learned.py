@@ -31,7 +31,9 @@ bounds), the shapes, and how the file was trained (command, seed, games, CPU
 minutes).  :func:`load` refuses a file made for another game or another layout.
 
 A game ships weights as ``gemtable/games/<package>/value.npz`` (package data);
-:func:`shipped` finds them.
+:func:`shipped` finds them.  A game may also ship a model for one table size,
+``value-<n>p.npz`` (e.g. ``value-2p.npz``), which :func:`shipped` prefers at tables of
+``n`` players: a model whose search labels pay at two players may cost strength at four.
 """
 
 from __future__ import annotations
@@ -386,31 +388,47 @@ def package_of(game: Game) -> str:
     return game.state_class.__module__.rsplit(".", 1)[0]
 
 
-_SHIPPED: dict[str, ValueModel | None] = {}
+_SHIPPED: dict[tuple[str, int | None], ValueModel | None] = {}
 
 
-def shipped_path(game: Game) -> Any:
-    return resources.files(package_of(game)).joinpath(SHIPPED_NAME)
+def shipped_name(num_players: int | None = None) -> str:
+    """The file name of a game's shipped model: ``value.npz``, or ``value-<n>p.npz`` for
+    the model of ``n``-player tables only."""
+    return SHIPPED_NAME if num_players is None else f"value-{int(num_players)}p.npz"
 
 
-def shipped(game: Game) -> ValueModel | None:
+def shipped_path(game: Game, num_players: int | None = None) -> Any:
+    return resources.files(package_of(game)).joinpath(shipped_name(num_players))
+
+
+def shipped(game: Game, num_players: int | None = None) -> ValueModel | None:
     """The weights shipped inside the game's package, or None if it ships none.
 
-    A shipped file that no longer fits the game (its observation layout changed) is
-    logged and ignored, so play falls back to ``mcts``; the test suite loads it
-    strictly and fails until the weights are retrained.
+    With ``num_players``, the game's model for that table size (``value-<n>p.npz``) when it
+    ships one, else its ``value.npz``.  A shipped file that no longer fits the game (its
+    observation layout changed) is logged and ignored, so play falls back to ``value.npz``
+    or to ``mcts``; the test suite loads every shipped file strictly and fails until the
+    weights are retrained.
     """
-    if game.id not in _SHIPPED:
+    key = (game.id, num_players)
+    if key not in _SHIPPED:
         model = None
         if game.observation_layout is not None:
-            ref = shipped_path(game)
+            ref = shipped_path(game, num_players)
             if ref.is_file():
                 try:
                     model = read(game, ref.read_bytes())[0]
                 except WeightsMismatch as exc:  # stale after a layout change: play without it
-                    log.warning("%s: shipped %s not used: %s", game.id, SHIPPED_NAME, exc)
-        _SHIPPED[game.id] = model
-    return _SHIPPED[game.id]
+                    log.warning("%s: shipped %s not used: %s", game.id, shipped_name(num_players), exc)
+            if model is None and num_players is not None:
+                model = shipped(game)
+        _SHIPPED[key] = model
+    return _SHIPPED[key]
+
+
+def shipped_table_sizes(game: Game) -> list[int]:
+    """The table sizes the game ships a model of its own for (``value-<n>p.npz``)."""
+    return [n for n in range(1, 9) if shipped_path(game, n).is_file()]
 
 
 

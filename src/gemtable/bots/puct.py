@@ -19,9 +19,9 @@ when the game has a learned evaluator (:mod:`gemtable.bots.learned`):
 * Selection (PUCT): ``Q + c * P * sqrt(available) / (1 + visits)`` for the seat to move,
   where ``available`` counts the times the action was legal when its node was visited.
 
-The model is the game's shipped ``value.npz`` unless ``weights=PATH`` names another
-file.  A game without weights plays exactly as ``mcts`` with the same parameters (same
-choices for the same seed).
+The model is the game's shipped ``value.npz`` (or its ``value-<n>p.npz`` at tables of ``n``
+players where it ships one) unless ``weights=PATH`` names another file.  A game without
+weights plays exactly as ``mcts`` with the same parameters (same choices for the same seed).
 
 Parameters: those of ``mcts`` (``iterations`` default 400, ``seconds``, ``c`` default 1.0
 here, ``rollout``, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
@@ -131,12 +131,11 @@ class PuctBot(MctsBot):
 
     def _model_for(self, state: State) -> learned.ValueModel | None:
         game = state.game
-        if game.id not in self._models:
-            if self.weights_path is not None:
+        if self.weights_path is not None:
+            if game.id not in self._models:
                 self._models[game.id] = learned.load(game, self.weights_path)
-            else:
-                self._models[game.id] = learned.shipped(game)
-        return self._models[game.id]
+            return self._models[game.id]
+        return learned.shipped(game, state.num_players)  # the table size's own model if the game ships one
 
     # -- the decision -----------------------------------------------------------------
     def choose(self, state: State, player: int) -> Action:

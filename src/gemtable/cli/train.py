@@ -92,6 +92,9 @@ def register(app: typer.Typer) -> None:
         fresh: bool = typer.Option(False, "--fresh", help="Start over even if --out exists."),
         install: bool = typer.Option(False, "--install", help="Also write the weights (without optimiser "
                                      "state) into the game's package as value.npz, used by the puct bot."),
+        install_players: int | None = typer.Option(None, "--install-players", min=1, help="With --install: "
+                                                   "write the model of this table size only (value-<n>p.npz); "
+                                                   "other table sizes keep value.npz."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes playing the games."),
         generations: int = typer.Option(1, "--generations", "-g", min=1, help="Play-then-train rounds; "
                                         "bots with weights=@ play with the weights of the round before."),
@@ -129,6 +132,10 @@ def register(app: typer.Typer) -> None:
             if not isinstance(guarded(lambda: make_bot(label_bot)), MctsBot):  # (weights are read when it plays)
                 guarded(lambda: (_ for _ in ()).throw(ValueError("--label-bot must be a search bot (mcts or puct)")))
         counts = [int(c) for c in players.split(",") if c.strip()] or list(g.player_counts)
+        if install_players is not None:
+            if not install:
+                guarded(lambda: (_ for _ in ()).throw(ValueError("--install-players needs --install")))
+            guarded(lambda: g.check_players(install_players))
         for c in counts:
             guarded(lambda c=c: g.check_players(c))
         try:
@@ -264,7 +271,7 @@ def register(app: typer.Typer) -> None:
                                   f"side right {val[2]:.1%}")
             out_console.print(f"wrote {path} ({size} bytes)")
             if install:
-                target = Path(str(learned.shipped_path(g)))
+                target = Path(str(learned.shipped_path(g, install_players)))
                 size = model.save(target)
                 out_console.print(f"installed {target} ({size} bytes)")
             weights, extra = dict(trainer.w), trainer.state()
