@@ -130,6 +130,44 @@ def test_install_round_trip(novice, shipped, monkeypatch):
     assert ladder.shipped_levels(game) == rec  # the file itself is still sound
 
 
+def test_new_learned_weights_make_the_file_stale(novice, shipped, monkeypatch, tmp_path):
+    """A level that plays with learned weights is recorded with their fingerprint (at the
+    ladder's table size); other weights behind the same spec make the ratings stale."""
+    from gemtable.bots import learned
+
+    game = get_game(GAME)
+    monkeypatch.setitem(LEVELS, "learner", "puct:iterations=5")
+    _, _, summary = run("novice,learner", n=2)
+    rec = record(summary)
+    assert "weights" not in rec["levels"]["novice"]
+    assert rec["levels"]["learner"]["weights"] == learned.shipped(game, 2).fingerprint()
+    ladder.install(game, rec)
+    assert list(ladder.current_ratings(game)) == ["novice", "learner"]
+    # the game now ships other weights for two players: the spec is the same, the bot is not
+    other = learned.shipped(game, 2)
+    other = learned.ValueModel(game, {k: v * 1.5 if k == "lin" else v for k, v in other.weights.items()},
+                               other.manifest)
+    assert other.fingerprint() != rec["levels"]["learner"]["weights"]
+    monkeypatch.setattr(learned, "_SHIPPED", {(game.id, 2): other})
+    assert ladder.stale_levels(ladder.shipped_levels(game), game) == ["learner"]
+    assert ladder.stale_levels(ladder.shipped_levels(game)) == []  # without the game: specs only
+    assert ladder.current_ratings(game) is None
+    bad = json.loads(json.dumps(rec))
+    bad["levels"]["learner"]["weights"] = 7
+    assert "fingerprint" in ladder.check_record(game.id, bad)
+
+
+@pytest.mark.parametrize("game_id", ["splendor", "sintra", "glassworks", "mille_fiori", "diamonds_club"])
+def test_every_shipped_ladder_rates_the_levels_players_meet(game_id):
+    """No shipped ``levels.json`` is stale: its specs are the levels', and where it recorded
+    the learned weights (Sintra, Diamonds Club) they are the ones shipped now — ship new
+    weights, run the ladder again."""
+    game = get_game(game_id)
+    data = ladder.shipped_levels(game)
+    assert data is not None and ladder.stale_levels(data, game) == []
+    assert ladder.current_ratings(game) is not None
+
+
 def test_no_file_no_ratings(shipped):
     assert ladder.shipped_levels(get_game(GAME)) is None and ladder.current_ratings(get_game(GAME)) is None
 

@@ -197,8 +197,9 @@ def shipped_record(game: Any, summary: dict[str, Any], *, command: str, seed: in
         "format": FORMAT,
         "game": game.id,
         "rating": "OpenSkill Plackett-Luce (default parameters, as the server rates players); rating = mu - 3 sigma",
-        "levels": {e["level"]: {"spec": e["spec"], "mu": round(e["mu"], 3), "sigma": round(e["sigma"], 3),
-                                "rating": round(e["rating"], 3), "games": e["games"]}
+        "levels": {e["level"]: _with_weights({"spec": e["spec"], "mu": round(e["mu"], 3),
+                                              "sigma": round(e["sigma"], 3), "rating": round(e["rating"], 3),
+                                              "games": e["games"]}, game, players)
                    for e in summary["levels"]},
         "command": command,
         "seed": seed,
@@ -209,6 +210,21 @@ def shipped_record(game: Any, summary: dict[str, Any], *, command: str, seed: in
         "jobs": jobs,
         "machine": machine(),
     }
+
+
+def weights_of(spec: str, game: Any, players: int) -> str | None:
+    """The fingerprint of the learned weights the bot ``spec`` plays ``game`` with at tables of
+    ``players`` (None for a bot that reads none)."""
+    from gemtable.bots import make_bot
+
+    return make_bot(spec).weights_fingerprint(game, players)
+
+
+def _with_weights(entry: dict[str, Any], game: Any, players: int) -> dict[str, Any]:
+    fingerprint = weights_of(entry["spec"], game, players)
+    if fingerprint is not None:
+        entry["weights"] = fingerprint
+    return entry
 
 
 def install(game: Any, record: dict[str, Any]) -> Path:
@@ -255,6 +271,8 @@ def check_record(game_id: str, data: Any) -> str | None:
             return f"level {name!r}: rating {entry['rating']!r} is not mu - 3 sigma"
         if not _count(entry.get("games"), 1):
             return f"level {name!r} needs a positive number of games"
+        if "weights" in entry and not (isinstance(entry["weights"], str) and entry["weights"]):
+            return f"level {name!r}: weights must be a fingerprint (text)"
     for key in ("seed", "games_per_pairing", "players"):
         if not _count(data.get(key), 0 if key == "seed" else 1):
             return f"{key} must be a whole number"
@@ -294,12 +312,20 @@ def shipped_levels(game: Any) -> dict[str, Any] | None:
     return None if data is None else json.loads(json.dumps(data))  # a copy the caller may change
 
 
-def stale_levels(data: dict[str, Any]) -> list[str]:
-    """Recorded levels whose bot is no longer the level's bot (or that no longer exist)."""
+def stale_levels(data: dict[str, Any], game: Any = None) -> list[str]:
+    """Recorded levels whose bot is no longer the level's bot (or that no longer exist); with
+    ``game``, also those recorded with learned weights (``"weights"``, a fingerprint) that
+    the level's bot no longer plays with at the ladder's table size."""
     from gemtable.bots import LEVELS, parse_spec
 
-    return [name for name, entry in data["levels"].items()
-            if name not in LEVELS or parse_spec(LEVELS[name]) != parse_spec(entry["spec"])]
+    stale = []
+    for name, entry in data["levels"].items():
+        if name not in LEVELS or parse_spec(LEVELS[name]) != parse_spec(entry["spec"]):
+            stale.append(name)
+        elif game is not None and "weights" in entry and \
+                weights_of(LEVELS[name], game, data["players"]) != entry["weights"]:
+            stale.append(name)
+    return stale
 
 
 _WARNED: set[tuple[str, tuple[str, ...]]] = set()
@@ -315,7 +341,7 @@ def current_ratings(game: Any) -> dict[str, dict[str, Any]] | None:
     data = shipped_levels(game)
     if data is None:
         return None
-    stale = stale_levels(data)
+    stale = stale_levels(data, game)
     if stale:
         if (game.id, tuple(stale)) not in _WARNED:
             _WARNED.add((game.id, tuple(stale)))

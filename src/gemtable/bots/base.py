@@ -31,6 +31,12 @@ class Bot:
         overrides it must not read hidden information from ``state`` either.
         """
 
+    def weights_fingerprint(self, game: Any, num_players: int) -> str | None:
+        """A short fingerprint of the learned weights this bot plays ``game`` with at tables
+        of ``num_players``, or None when it reads none.  The level ladder records it, so
+        new weights make a shipped rating stale as a changed spec does."""
+        return None
+
     @property
     def observes(self) -> bool:
         """Does :meth:`observe` do anything?  Drivers skip the bookkeeping when no bot does."""

@@ -295,6 +295,15 @@ class ValueModel:
         x = encode(state, player)[None, :]
         return float(self.win_probabilities(x)[0])
 
+    def fingerprint(self) -> str:
+        """16 hex digits of a SHA-256 over the weights (names, shapes and float32 bytes)."""
+        h = hashlib.sha256()
+        for name in WEIGHT_NAMES:
+            a = np.ascontiguousarray(self.weights[name], np.float32)
+            h.update(f"{name}{a.shape}".encode())
+            h.update(a.tobytes())
+        return h.hexdigest()[:16]
+
     # -- files -------------------------------------------------------------------
     def save(self, path: str | Path, extra: dict[str, np.ndarray] | None = None) -> int:
         """Write a compressed ``.npz`` (weights, manifest, optional optimiser state); bytes written."""

@@ -137,6 +137,13 @@ class PuctBot(MctsBot):
             return self._models[game.id]
         return learned.shipped(game, state.num_players)  # the table size's own model if the game ships one
 
+    def weights_fingerprint(self, game: Any, num_players: int) -> str | None:
+        if self.weights_path is not None:
+            model = self._models.get(game.id) or learned.load(game, self.weights_path)
+        else:
+            model = learned.shipped(game, num_players)
+        return None if model is None else model.fingerprint()
+
     # -- the decision -----------------------------------------------------------------
     def choose(self, state: State, player: int) -> Action:
         self.model = self._model_for(state)

@@ -27,7 +27,7 @@ def show(g) -> None:
         console.print(f"{g.title} has no level ratings yet. Measure them with: "
                       f"gemtable ladder {g.id} --install")
         return
-    stale = set(ladder.stale_levels(data))
+    stale = set(ladder.stale_levels(data, g))
     t = Table(title=f"{g.title}: bot levels rated against each other")
     t.add_column("level")
     t.add_column("bot", overflow="fold")
