@@ -244,6 +244,7 @@ class ValueModel:
         self.game = game
         self.weights = {k: np.asarray(weights[k], np.float32) for k in WEIGHT_NAMES}
         self.manifest = dict(manifest)
+        self._fingerprint: str | None = None
         w = self.weights
         # normalisation folded into the first layer: (x - mean) / std @ w1 + b1
         self._start = input_size(game) - int(w["w1"].shape[0])  # the network reads x[:, start:]
@@ -296,13 +297,16 @@ class ValueModel:
         return float(self.win_probabilities(x)[0])
 
     def fingerprint(self) -> str:
-        """16 hex digits of a SHA-256 over the weights (names, shapes and float32 bytes)."""
-        h = hashlib.sha256()
-        for name in WEIGHT_NAMES:
-            a = np.ascontiguousarray(self.weights[name], np.float32)
-            h.update(f"{name}{a.shape}".encode())
-            h.update(a.tobytes())
-        return h.hexdigest()[:16]
+        """16 hex digits of a SHA-256 over the weights (names, shapes and float32 bytes);
+        computed once (the server's bot list checks the shipped ladders on every request)."""
+        if self._fingerprint is None:
+            h = hashlib.sha256()
+            for name in WEIGHT_NAMES:
+                a = np.ascontiguousarray(self.weights[name], np.float32)
+                h.update(f"{name}{a.shape}".encode())
+                h.update(a.tobytes())
+            self._fingerprint = h.hexdigest()[:16]
+        return self._fingerprint
 
     # -- files -------------------------------------------------------------------
     def save(self, path: str | Path, extra: dict[str, np.ndarray] | None = None) -> int:
@@ -437,7 +441,7 @@ def shipped(game: Game, num_players: int | None = None) -> ValueModel | None:
 
 def shipped_table_sizes(game: Game) -> list[int]:
     """The table sizes the game ships a model of its own for (``value-<n>p.npz``)."""
-    return [n for n in range(1, 9) if shipped_path(game, n).is_file()]
+    return [n for n in game.player_counts if shipped_path(game, n).is_file()]
 
 
 

@@ -130,18 +130,17 @@ class PuctBot(MctsBot):
         self._root: _Node | None = None
 
     def _model_for(self, state: State) -> learned.ValueModel | None:
-        game = state.game
+        return self._model_at(state.game, state.num_players)
+
+    def _model_at(self, game: Any, num_players: int) -> learned.ValueModel | None:
         if self.weights_path is not None:
             if game.id not in self._models:
                 self._models[game.id] = learned.load(game, self.weights_path)
             return self._models[game.id]
-        return learned.shipped(game, state.num_players)  # the table size's own model if the game ships one
+        return learned.shipped(game, num_players)  # the table size's own model if the game ships one
 
     def weights_fingerprint(self, game: Any, num_players: int) -> str | None:
-        if self.weights_path is not None:
-            model = self._models.get(game.id) or learned.load(game, self.weights_path)
-        else:
-            model = learned.shipped(game, num_players)
+        model = self._model_at(game, num_players)
         return None if model is None else model.fingerprint()
 
     # -- the decision -----------------------------------------------------------------
