@@ -362,7 +362,7 @@ def test_puct_uses_the_learned_model_where_weights_ship():
     p = state.to_move()[0]
     bot.choose(state, p)
     assert bot.model is learned.shipped(game)
-    assert all(len(st) == 4 for st in bot.last_root.stats.values())  # PUCT priors were set
+    assert all(len(st) >= 4 for st in bot.last_root.stats.values())  # PUCT priors were set
 
 
 @pytest.mark.parametrize("game", LEARNABLE, ids=lambda g: g.id)
@@ -451,7 +451,7 @@ def test_late_priors_wait_for_the_visits_asked():
     eager.choose(state, p)
     late = make_bot("puct:iterations=80,prior_visits=1000", seed=4)
     late.choose(state, p)
-    assert all(len(st) == 4 for st in late.last_root.stats.values())  # the root is seeded at once
+    assert all(len(st) >= 4 for st in late.last_root.stats.values())  # the root is seeded at once
     assert any(n.seeded for n in interior(eager))
     assert not any(n.seeded for n in interior(late))
     with pytest.raises(ValueError, match="prior_visits must be 0 or more"):

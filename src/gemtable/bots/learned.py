@@ -236,22 +236,75 @@ def _initial_linear(game: Game) -> np.ndarray:
     return lin
 
 
-class ValueModel:
-    """The evaluator for one game: weights, manifest and NumPy inference."""
+class WeightsFile:
+    """Arrays named ``NAMES`` and a JSON manifest, saved as one compressed ``.npz``: what a
+    value model and a priors network (:mod:`gemtable.bots.priors`) share."""
 
-    def __init__(self, game: Game, weights: dict[str, np.ndarray], manifest: dict[str, Any]) -> None:
-        check_shapes(game, weights, manifest)
+    NAMES: tuple[str, ...] = ()
+    weights: dict[str, np.ndarray]
+    manifest: dict[str, Any]
+    _fingerprint: str | None = None
+
+    def _keep(self, game: Game, weights: dict[str, np.ndarray], manifest: dict[str, Any]) -> None:
+        """Hold the (checked) arrays as float32, with the input normalisation folded into the
+        first layer: ``(x - mean) / std @ w1 + b1`` is ``x @ _w1 + _b1``."""
         self.game = game
-        self.weights = {k: np.asarray(weights[k], np.float32) for k in WEIGHT_NAMES}
+        self.weights = {k: np.asarray(weights[k], np.float32) for k in self.NAMES}
         self.manifest = dict(manifest)
-        self._fingerprint: str | None = None
+        self._fingerprint = None
         w = self.weights
-        # normalisation folded into the first layer: (x - mean) / std @ w1 + b1
-        self._start = input_size(game) - int(w["w1"].shape[0])  # the network reads x[:, start:]
-        self.reads_observation = self._start < int(game.observation_layout.size)
         inv = 1.0 / w["std"]
         self._w1 = (w["w1"] * inv[:, None]).astype(np.float32)
         self._b1 = (w["b1"] - (w["mean"] * inv) @ w["w1"]).astype(np.float32)
+
+    def fingerprint(self) -> str:
+        """16 hex digits of a SHA-256 over the weights (names, shapes and float32 bytes);
+        computed once (the server's bot list checks the shipped ladders on every request)."""
+        if self._fingerprint is None:
+            h = hashlib.sha256()
+            for name in self.NAMES:
+                a = np.ascontiguousarray(self.weights[name], np.float32)
+                h.update(f"{name}{a.shape}".encode())
+                h.update(a.tobytes())
+            self._fingerprint = h.hexdigest()[:16]
+        return self._fingerprint
+
+    def save(self, path: str | Path, extra: dict[str, np.ndarray] | None = None) -> int:
+        """Write a compressed ``.npz`` (weights, manifest, optional optimiser state); bytes written."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arrays = {k: self.weights[k] for k in self.NAMES}
+        arrays.update(extra or {})
+        arrays["manifest"] = np.frombuffer(json.dumps(self.manifest, sort_keys=True).encode(), np.uint8)
+        data = io.BytesIO()
+        np.savez_compressed(data, **arrays)
+        raw = _zero_zip_times(data.getvalue())
+        path.write_bytes(raw)
+        return len(raw)
+
+
+def read_arrays(source: Any, what: str = "weights") -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays and the manifest in ``source`` (path, bytes or file object)."""
+    if isinstance(source, (bytes, bytearray)):
+        source = io.BytesIO(source)
+    with np.load(source, allow_pickle=False) as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    if "manifest" not in arrays:
+        raise WeightsMismatch(f"{what} file has no manifest")
+    return arrays, json.loads(bytes(arrays.pop("manifest")).decode())
+
+
+class ValueModel(WeightsFile):
+    """The evaluator for one game: weights, manifest and NumPy inference."""
+
+    NAMES = WEIGHT_NAMES
+
+    def __init__(self, game: Game, weights: dict[str, np.ndarray], manifest: dict[str, Any]) -> None:
+        check_shapes(game, weights, manifest)
+        self._keep(game, weights, manifest)
+        w = self.weights
+        self._start = input_size(game) - int(w["w1"].shape[0])  # the network reads x[:, start:]
+        self.reads_observation = self._start < int(game.observation_layout.size)
         self._buf: dict[int, np.ndarray] = {}
         self._lin = -linear_size(game)
 
@@ -295,32 +348,6 @@ class ValueModel:
         """``player``'s own estimate of its share of the win (from its view alone)."""
         x = encode(state, player)[None, :]
         return float(self.win_probabilities(x)[0])
-
-    def fingerprint(self) -> str:
-        """16 hex digits of a SHA-256 over the weights (names, shapes and float32 bytes);
-        computed once (the server's bot list checks the shipped ladders on every request)."""
-        if self._fingerprint is None:
-            h = hashlib.sha256()
-            for name in WEIGHT_NAMES:
-                a = np.ascontiguousarray(self.weights[name], np.float32)
-                h.update(f"{name}{a.shape}".encode())
-                h.update(a.tobytes())
-            self._fingerprint = h.hexdigest()[:16]
-        return self._fingerprint
-
-    # -- files -------------------------------------------------------------------
-    def save(self, path: str | Path, extra: dict[str, np.ndarray] | None = None) -> int:
-        """Write a compressed ``.npz`` (weights, manifest, optional optimiser state); bytes written."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        arrays = {k: self.weights[k] for k in WEIGHT_NAMES}
-        arrays.update(extra or {})
-        arrays["manifest"] = np.frombuffer(json.dumps(self.manifest, sort_keys=True).encode(), np.uint8)
-        data = io.BytesIO()
-        np.savez_compressed(data, **arrays)
-        raw = _zero_zip_times(data.getvalue())
-        path.write_bytes(raw)
-        return len(raw)
 
 
 def normalise(p: np.ndarray) -> list[float]:
@@ -380,13 +407,7 @@ def check_shapes(game: Game, weights: dict[str, np.ndarray], manifest: dict[str,
 
 def read(game: Game, source: Any) -> tuple[ValueModel, dict[str, np.ndarray]]:
     """The model in ``source`` (path, bytes or file object) and any extra arrays it holds."""
-    if isinstance(source, (bytes, bytearray)):
-        source = io.BytesIO(source)
-    with np.load(source, allow_pickle=False) as npz:
-        arrays = {k: npz[k] for k in npz.files}
-    if "manifest" not in arrays:
-        raise WeightsMismatch("weights file has no manifest")
-    manifest = json.loads(bytes(arrays.pop("manifest")).decode())
+    arrays, manifest = read_arrays(source)
     model = ValueModel(game, arrays, manifest)
     extra = {k: v for k, v in arrays.items() if k not in WEIGHT_NAMES}
     return model, extra
@@ -566,34 +587,73 @@ def play_positions(game: Game, num_players: int, seed: int, specs: list[str],
     return rows_of_game(game, num_players, seed, moves, final, positions, label)
 
 
-class Trainer:
-    """Adam on the two-head MLP; ``state()``/``restore()`` carry the optimiser across runs."""
+class Adam:
+    """Adam over the arrays named ``TRAINABLE`` of ``self.w`` (weight decay ``l2`` on the
+    matrices, whose names start with ``w``); ``state()``/``restore()`` carry the optimiser
+    across runs."""
 
-    def __init__(self, weights: dict[str, np.ndarray], lr: float = 1e-3, aux: float = 0.25,
-                 l2: float = 1e-5) -> None:
-        # float32 unless given float64 (the gradient test checks against finite differences)
-        self.w = {k: np.array(v, np.result_type(v, np.float32)) for k, v in weights.items()}
-        self.lr, self.aux, self.l2 = lr, aux, l2
-        self.trainable = ("w1", "b1", "w2", "b2", "w3", "b3", "lin")
-        self._start = -int(np.shape(self.w["w1"])[0])  # the network reads x[:, start:]
-        self._lin = -int(np.shape(self.w["lin"])[0])
-        self.m = {k: np.zeros_like(self.w[k]) for k in self.trainable}
-        self.v = {k: np.zeros_like(self.w[k]) for k in self.trainable}
+    TRAINABLE: tuple[str, ...] = ()
+    w: dict[str, np.ndarray]
+    lr: float
+    l2: float
+
+    def _start_adam(self) -> None:
+        self.m = {k: np.zeros_like(self.w[k]) for k in self.TRAINABLE}
+        self.v = {k: np.zeros_like(self.w[k]) for k in self.TRAINABLE}
         self.t = 0
 
     def state(self) -> dict[str, np.ndarray]:
-        out = {f"adam_m_{k}": self.m[k] for k in self.trainable}
-        out.update({f"adam_v_{k}": self.v[k] for k in self.trainable})
+        out = {f"adam_m_{k}": self.m[k] for k in self.TRAINABLE}
+        out.update({f"adam_v_{k}": self.v[k] for k in self.TRAINABLE})
         out["adam_t"] = np.asarray([self.t], np.int64)
         return out
 
     def restore(self, extra: dict[str, np.ndarray]) -> None:
         if "adam_t" not in extra:
             return
-        for k in self.trainable:
+        for k in self.TRAINABLE:
             self.m[k] = np.array(extra[f"adam_m_{k}"], np.float32)
             self.v[k] = np.array(extra[f"adam_v_{k}"], np.float32)
         self.t = int(extra["adam_t"][0])
+
+    def _apply(self, grads: dict[str, np.ndarray]) -> None:
+        w = self.w
+        self.t += 1
+        b1, b2, eps = 0.9, 0.999, 1e-8
+        lr = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
+        for k in self.TRAINABLE:
+            g = grads[k].astype(np.float32)
+            if k.startswith("w"):
+                g = g + self.l2 * w[k]
+            self.m[k] = b1 * self.m[k] + (1 - b1) * g
+            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
+            w[k] = (w[k] - lr * self.m[k] / (np.sqrt(self.v[k]) + eps)).astype(np.float32)
+
+    def step(self, x: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+        """One update on a minibatch: inputs ``x`` and the two target arrays of ``gradients``."""
+        self._apply(self.gradients(x, a, b))
+
+    def epoch(self, x: np.ndarray, a: np.ndarray, b: np.ndarray, rng: np.random.Generator,
+              batch: int = 256) -> None:
+        order = rng.permutation(len(x))
+        for start in range(0, len(order), batch):
+            idx = order[start:start + batch]
+            self.step(x[idx], a[idx], b[idx])
+
+
+class Trainer(Adam):
+    """Adam on the two-head MLP; ``state()``/``restore()`` carry the optimiser across runs."""
+
+    TRAINABLE = ("w1", "b1", "w2", "b2", "w3", "b3", "lin")
+
+    def __init__(self, weights: dict[str, np.ndarray], lr: float = 1e-3, aux: float = 0.25,
+                 l2: float = 1e-5) -> None:
+        # float32 unless given float64 (the gradient test checks against finite differences)
+        self.w = {k: np.array(v, np.result_type(v, np.float32)) for k, v in weights.items()}
+        self.lr, self.aux, self.l2 = lr, aux, l2
+        self._start = -int(np.shape(self.w["w1"])[0])  # the network reads x[:, start:]
+        self._lin = -int(np.shape(self.w["lin"])[0])
+        self._start_adam()
 
     def snapshot(self) -> tuple:
         """Weights and optimiser state, to go back to (early stopping)."""
@@ -639,27 +699,6 @@ class Trainer:
         grads["w1"], grads["b1"] = xn.T @ dz1, dz1.sum(0)
         return grads
 
-    def step(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray) -> None:
-        w = self.w
-        grads = self.gradients(x, yw, ym)
-        self.t += 1
-        b1, b2, eps = 0.9, 0.999, 1e-8
-        lr = self.lr * np.sqrt(1 - b2 ** self.t) / (1 - b1 ** self.t)
-        for k in self.trainable:
-            g = grads[k].astype(np.float32)
-            if k.startswith("w"):
-                g = g + self.l2 * w[k]
-            self.m[k] = b1 * self.m[k] + (1 - b1) * g
-            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
-            w[k] = (w[k] - lr * self.m[k] / (np.sqrt(self.v[k]) + eps)).astype(np.float32)
-
-    def epoch(self, x: np.ndarray, yw: np.ndarray, ym: np.ndarray, rng: np.random.Generator,
-              batch: int = 256) -> None:
-        order = rng.permutation(len(x))
-        for start in range(0, len(order), batch):
-            idx = order[start:start + batch]
-            self.step(x[idx], yw[idx], ym[idx])
-
 
 def limit_blas_threads(threads: int = 1) -> bool:
     """Best effort: run NumPy's bundled OpenBLAS on ``threads`` threads (training with ``--jobs``).
@@ -696,8 +735,10 @@ def fit_normalisation(weights: dict[str, np.ndarray], x: np.ndarray) -> None:
     weights["std"] = np.where(std > 1e-3, std, 1.0).astype(np.float32)
 
 __all__ = [
+    "Adam",
     "Trainer",
     "ValueModel",
+    "WeightsFile",
     "WeightsMismatch",
     "check_shapes",
     "encode",
@@ -711,6 +752,7 @@ __all__ = [
     "load",
     "play_positions",
     "read",
+    "read_arrays",
     "shipped",
     "shipped_path",
 ]

@@ -15,7 +15,10 @@ when the game has a learned evaluator (:mod:`gemtable.bots.learned`):
   has been passed through K times; the root at once), every legal action is applied to
   the determinization and the children are judged by the model in one batch.  That
   one-ply value seeds ``prior`` virtual visits (as ``mcts``'s progressive bias) and a
-  prior probability ``P = softmax(value / temperature)``.
+  prior probability ``P = softmax(value / temperature)``.  Below the root, where the game
+  ships a priors network (:mod:`gemtable.bots.priors`) learned from these one-ply values,
+  one forward pass of it stands in for the look at every child, and the time saved goes
+  to more iterations; the root keeps the exact look.
 * Selection (PUCT): ``Q + c * P * sqrt(available) / (1 + visits)`` for the seat to move,
   where ``available`` counts the times the action was legal when its node was visited.
 
@@ -29,7 +32,11 @@ here, ``rollout``, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
 table size where it has one, else ``mcts``'s) and ``mix`` (the game's ``extra["puct_mix"]`` for the table size,
 else 1.0), ``temperature`` (0.05), ``weights``, ``prior_model``
 (1; 0: the priors come from ``mcts``'s one-ply heuristic reward instead of the model),
-``prior_visits`` (0), ``prior_fast`` (the game's ``extra["puct_prior_fast"]`` for the table size,
+``prior_visits`` (0), ``prior_net`` (1: the game's shipped priors network below the root
+where it ships one for the model in use; 0: the exact one-ply look at every node),
+``priors`` (a priors network file instead of the shipped one), ``exact_after`` (8; K: a
+node the network seeded is seeded again with the exact look once it has been passed
+through K times; 0: never), ``prior_fast`` (the game's ``extra["puct_prior_fast"]`` for the table size,
 else 0; 1: the priors judge only the mover again on each
 child, the rivals keeping their estimates of the position — about 1/n of the cost, measured
 weaker in Sintra and Mille Fiori; with ``mix`` 1 only, since a blend needs every seat's
@@ -41,6 +48,7 @@ Measured strength: src/gemtable/bots/README.md, "Learned evaluation".
 
 from __future__ import annotations
 
+import hashlib
 import math
 from typing import Any
 
@@ -48,12 +56,15 @@ import numpy as np
 
 from gemtable.core import Action, State
 
-from . import learned
+from . import learned, priors
 from .base import check_params, register_bot
 from .mcts import _A, _N, _W, MctsBot, _Node
 
+_BY_NET = 16  # node.seeded bit (seat + 16): that seat's prior came from the priors network
+
 PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all", "reuse",
-          "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits", "prior_fast")
+          "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits", "prior_fast",
+          "prior_net", "priors", "exact_after")
 
 
 def _children(det: State, player: int, actions: list[Action], encode: Any) -> list[State]:
@@ -103,7 +114,7 @@ class PuctBot(MctsBot):
     def __init__(self, seed: int = 0, **params: Any) -> None:
         check_params(self.name, params, PARAMS)
         own = {k: params[k] for k in ("mix", "temperature", "weights", "prior_model", "ucb", "prior_visits",
-                                      "prior_fast") if k in params}
+                                      "prior_fast", "prior_net", "priors", "exact_after") if k in params}
         base = {k: v for k, v in params.items() if k not in own}
         super().__init__(seed, **base)
         self.params = params
@@ -124,8 +135,17 @@ class PuctBot(MctsBot):
         if self.prior_visits < 0:
             raise ValueError("puct: prior_visits must be 0 or more")
         self.prior_fast = bool(int(own.get("prior_fast", 0)))
+        self.prior_net = bool(int(own.get("prior_net", 1)))
+        self.priors_path = str(own["priors"]) if "priors" in own else None
+        self.exact_after = int(own.get("exact_after", 8))
+        if self.exact_after < 0:
+            raise ValueError("puct: exact_after must be 0 or more")
+        if self.priors_path is not None and not self.prior_net:
+            raise ValueError("puct: priors=PATH needs prior_net=1")
         self._models: dict[str, learned.ValueModel | None] = {}
+        self._nets: dict[str, priors.PriorModel] = {}
         self.model: learned.ValueModel | None = None
+        self.net: priors.PriorModel | None = None
         self._mcts_c = self.c
         self._root: _Node | None = None
 
@@ -139,43 +159,78 @@ class PuctBot(MctsBot):
             return self._models[game.id]
         return learned.shipped(game, num_players)  # the table size's own model if the game ships one
 
+    def _net_at(self, game: Any, num_players: int) -> priors.PriorModel | None:
+        """The priors network for the nodes below the root: ``priors=PATH``, else the one the
+        game ships for this table size (None with ``prior_net=0``, or without one)."""
+        if not self.prior_net or not self.prior_model or self._model_at(game, num_players) is None:
+            return None
+        if self.priors_path is not None:
+            if game.id not in self._nets:
+                self._nets[game.id] = priors.load(game, self.priors_path)
+            return self._nets[game.id]
+        if self.weights_path is not None:  # other value weights: the shipped priors were not learned from them
+            return None
+        return priors.shipped(game, num_players)
+
     def weights_fingerprint(self, game: Any, num_players: int) -> str | None:
         model = self._model_at(game, num_players)
-        return None if model is None else model.fingerprint()
+        if model is None:
+            return None
+        net = self._net_at(game, num_players)
+        if net is None:
+            return model.fingerprint()
+        return hashlib.sha256(f"{model.fingerprint()}+{net.fingerprint()}".encode()).hexdigest()[:16]
 
-    # -- the decision -----------------------------------------------------------------
-    def choose(self, state: State, player: int) -> Action:
-        self.model = self._model_for(state)
+    def prepare(self, game: Any, num_players: int) -> bool:
+        """Set up for a decision at a table of ``num_players``: the model, the priors network
+        and the game's measured defaults for that size; False (play as ``mcts``) without a model."""
+        return self._prepare(game, num_players, self._model_at(game, num_players))
+
+    def _prepare(self, game: Any, num_players: int, model: learned.ValueModel | None) -> bool:
+        self.model = model
         if self.model is None:  # no weights: exactly mcts
+            self.net = None
             self.c = self._mcts_c
             if not self._user_rollout:
                 self.rollout = None
-            return super().choose(state, player)
+            return False
+        self.net = self._net_at(game, num_players)
         self.c = self._mcts_c if (self._user_c or self.ucb) else 1.0
         if not self._user_mix:
-            self.mix = game_mix(state.game, state.num_players)
+            self.mix = game_mix(game, num_players)
         if not self._user_rollout:
-            self.rollout = game_rollout(state.game, state.num_players)
+            self.rollout = game_rollout(game, num_players)
         if not self._user_fast:
-            self.prior_fast = game_prior_fast(state.game, state.num_players)
+            self.prior_fast = game_prior_fast(game, num_players)
+        return True
+
+    # -- the decision -----------------------------------------------------------------
+    def choose(self, state: State, player: int) -> Action:
+        self._prepare(state.game, state.num_players, self._model_for(state))
         self._root = None
         return super().choose(state, player)
 
     # -- priors --------------------------------------------------------------------------
     def _seed(self, node: _Node, det: State, player: int, actions: list[Action]) -> None:
-        model = self.model
-        if model is None:
+        if self.model is None:
             return super()._seed(node, det, player, actions)
-        if not self.prior_model:  # the one-ply heuristic reward, as mcts's progressive bias
-            values = []
-            for action in actions:
-                child = det.clone()
-                child.step(player, action)
-                values.append(MctsBot._evaluate(self, child)[player])
-        elif self.prior_fast and self.mix >= 1.0 and det.num_players > 1:
-            values = self._fast_priors(model, det, player, actions)
+        if self.net is not None and node is not self._root:  # one forward pass
+            self._set_prior(node, player, actions, self.net.values(det, player, actions))
+            node.seeded |= 1 << (player + _BY_NET)
         else:
-            values = self._model_priors(model, det, player, actions)
+            self._set_prior(node, player, actions, self.one_ply_values(det, player, actions))
+        node.seeded |= 1 << player
+
+    def _reseed(self, node: _Node, det: State, player: int, actions: list[Action]) -> None:
+        """A node the network seeded has been passed through ``exact_after`` times: its
+        prior and virtual visits are redone with the exact one-ply look."""
+        self._set_prior(node, player, actions, self.one_ply_values(det, player, actions), again=True)
+        node.seeded &= ~(1 << (player + _BY_NET))
+
+    def _set_prior(self, node: _Node, player: int, actions: list[Action], values: list[float],
+                   again: bool = False) -> None:
+        """``prior`` virtual visits worth each action's value and ``P = softmax(value /
+        temperature)``; ``again``: replace an earlier prior's values and probabilities."""
         k = self.prior
         top = max(values)
         weights = [math.exp((v - top) / self.temperature) for v in values]
@@ -184,15 +239,35 @@ class PuctBot(MctsBot):
             key = (player, action.id)
             st = node.stats.get(key)
             if st is None:
-                st = node.stats[key] = [k, k * value, k, w / total]
-            elif len(st) == 3:
+                node.stats[key] = [k, k * value, k, w / total, value]
+            elif len(st) == 3:  # statistics without a prior (kept from mcts's tree): no virtual visits
                 st.append(w / total)
+            elif again and len(st) == 5:  # the earlier prior's virtual visits now count the new value
+                st[_W] += k * (value - st[4])
+                st[3], st[4] = w / total, value
+            elif again:  # legal only in later determinizations: the probability only
+                st[3] = w / total
             else:  # seeded late (prior_visits): real statistics so far, plus the prior
                 st[_N] += k
                 st[_W] += k * value
                 st[_A] += k
                 st[3] = w / total
-        node.seeded |= 1 << player
+                st.append(value)
+
+    def one_ply_values(self, det: State, player: int, actions: list[Action]) -> list[float]:
+        """``player``'s value of each action, one ply deep in the determinization ``det``:
+        the model (or the blend) on every child (what the priors network learns)."""
+        model = self.model
+        if not self.prior_model:  # the one-ply heuristic reward, as mcts's progressive bias
+            values = []
+            for action in actions:
+                child = det.clone()
+                child.step(player, action)
+                values.append(MctsBot._evaluate(self, child)[player])
+            return values
+        if self.prior_fast and self.mix >= 1.0 and det.num_players > 1:
+            return self._fast_priors(model, det, player, actions)
+        return self._model_priors(model, det, player, actions)
 
     def _model_priors(self, model: learned.ValueModel, det: State, player: int,
                       actions: list[Action]) -> list[float]:
@@ -262,6 +337,8 @@ class PuctBot(MctsBot):
                 self._seed(node, state, p, acts)
             elif not self.prior_all:  # priors at the root only: uniform P, no virtual visits elsewhere
                 node.seeded |= 1 << p
+        elif self.exact_after and node.seeded >> (p + _BY_NET) & 1 and node.visits >= self.exact_after:
+            self._reseed(node, state, p, acts)
         node.visits += 1
         c = self.c
         uniform = 1.0 / len(acts)

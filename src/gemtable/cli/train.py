@@ -52,6 +52,28 @@ def _game_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index * 7_919 + 17) % (2 ** 31)
 
 
+def play_all(progress, bar, run, tasks: list, jobs: int, deadline: float | None) -> list:
+    """``run(task)`` for every task, in order (in ``jobs`` worker processes), advancing the
+    progress ``bar``; once ``deadline`` (a ``time.perf_counter()``) has passed, no new task
+    starts (after at least one result)."""
+    results: list = []
+    if jobs == 1:
+        for task in tasks:
+            if deadline is not None and results and time.perf_counter() >= deadline:
+                break
+            results.append(run(task))
+            progress.advance(bar)
+        return results
+    with ProcessPoolExecutor(jobs) as pool:
+        for i in range(0, len(tasks), jobs * 4):
+            if deadline is not None and results and time.perf_counter() >= deadline:
+                break
+            for res in pool.map(run, tasks[i:i + jobs * 4]):
+                results.append(res)
+                progress.advance(bar)
+    return results
+
+
 def _fresh_manifest(game, h1: int, h2: int, seed: int, inputs: str) -> dict:
     """The manifest of an untrained model (only read by self-play bots of the first generation)."""
     from gemtable.bots import learned
@@ -183,25 +205,11 @@ def register(app: typer.Typer) -> None:
             label = None if gen_label is None else (gen_label, result_weight)
             tasks = [(g.id, counts[(first + i) % len(counts)], _game_seed(seed, first + i), gen_specs, first + i,
                       positions, label) for i in range(games)]
-            results: list = []
             deadline = None if minutes is None else t0 + 60 * minutes
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
             with Progress(*columns, console=console, transient=False) as progress:
                 bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
-                if jobs == 1:
-                    for task in tasks:
-                        if deadline is not None and results and time.perf_counter() >= deadline:
-                            break
-                        results.append(_game_task(task))
-                        progress.advance(bar)
-                else:
-                    with ProcessPoolExecutor(jobs) as pool:
-                        for i in range(0, len(tasks), jobs * 4):
-                            if deadline is not None and results and time.perf_counter() >= deadline:
-                                break
-                            for res in pool.map(_game_task, tasks[i:i + jobs * 4]):
-                                results.append(res)
-                                progress.advance(bar)
+                results = play_all(progress, bar, _game_task, tasks, jobs, deadline)
                 played = len(results)
                 hold = max(1, played // 10) if played >= 2 else 0
                 train_part, val_part = results[:played - hold], results[played - hold:]
