@@ -215,12 +215,16 @@ def test_shipped_networks_are_used_only_with_the_value_model_they_learned(tmp_pa
     monkeypatch.setattr(priors, "_SHIPPED", {})
     assert priors.shipped(game, 2).fingerprint() == priors.load(game, tmp_path / "priors-2p.npz").fingerprint()
     assert priors.shipped(game, 3) is None  # priors.npz was learned from other weights
-    bot = make_bot("puct", seed=0)
-    assert bot._net_at(game, 2) is not None and bot._net_at(game, 3) is None
-    assert make_bot("puct:prior_net=0")._net_at(game, 2) is None
+    def net(spec, n=2):
+        bot = make_bot(spec, seed=0)
+        assert bot.prepare(game, n)
+        return bot.net
+
+    assert net("puct") is not None and net("puct", 3) is None
+    assert net("puct:prior_net=0") is None
     other = tmp_path / "value.npz"
     value.save(other)
-    assert make_bot(f"puct:weights={other}")._net_at(game, 2) is None  # other value weights: no shipped priors
+    assert net(f"puct:weights={other}") is None  # other value weights: no shipped priors
     with_net, without = make_bot("puct").weights_fingerprint(game, 2), make_bot("puct:prior_net=0").weights_fingerprint(game, 2)
     assert with_net != without == value.fingerprint()
 

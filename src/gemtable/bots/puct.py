@@ -159,10 +159,11 @@ class PuctBot(MctsBot):
             return self._models[game.id]
         return learned.shipped(game, num_players)  # the table size's own model if the game ships one
 
-    def _net_at(self, game: Any, num_players: int) -> priors.PriorModel | None:
-        """The priors network for the nodes below the root: ``priors=PATH``, else the one the
-        game ships for this table size (None with ``prior_net=0``, or without one)."""
-        if not self.prior_net or not self.prior_model or self._model_at(game, num_players) is None:
+    def _net_at(self, game: Any, num_players: int, model: learned.ValueModel | None) -> priors.PriorModel | None:
+        """The priors network for the nodes below the root with value ``model``: ``priors=PATH``,
+        else the one the game ships for this table size (None with ``prior_net=0``, or without
+        a model or a network)."""
+        if not self.prior_net or not self.prior_model or model is None:
             return None
         if self.priors_path is not None:
             if game.id not in self._nets:
@@ -176,7 +177,7 @@ class PuctBot(MctsBot):
         model = self._model_at(game, num_players)
         if model is None:
             return None
-        net = self._net_at(game, num_players)
+        net = self._net_at(game, num_players, model)
         if net is None:
             return model.fingerprint()
         return hashlib.sha256(f"{model.fingerprint()}+{net.fingerprint()}".encode()).hexdigest()[:16]
@@ -194,7 +195,7 @@ class PuctBot(MctsBot):
             if not self._user_rollout:
                 self.rollout = None
             return False
-        self.net = self._net_at(game, num_players)
+        self.net = self._net_at(game, num_players, model)
         self.c = self._mcts_c if (self._user_c or self.ucb) else 1.0
         if not self._user_mix:
             self.mix = game_mix(game, num_players)

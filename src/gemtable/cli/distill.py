@@ -88,9 +88,7 @@ def register(app: typer.Typer) -> None:
             _fail(f"{g.title} ships no value model to learn priors from (see `gemtable train`)")
         specs = bot_list(bots)
         guarded(lambda: check_bots(specs))
-        teacher = PuctBot()
-        teacher.prepare(g, players)
-        temperature = teacher.temperature
+        temperature = PuctBot().temperature  # the search's softmax temperature (no spec changes it here)
         path = out or Path(f"{g.id}-priors-{players}p.npz")
         learned.limit_blas_threads(jobs)
         cpu0, t0 = _cpu_seconds(), time.perf_counter()
