@@ -106,3 +106,33 @@ def test_tournament_command(tmp_path):
     assert (tmp_path / "plots" / "win_matrix.png").read_bytes()[:8] == PNG
     with (tmp_path / "t.csv").open() as fh:
         assert len(list(csv.DictReader(fh))) == 3 * 4
+
+
+def test_tournament_journal_goes_on_where_a_run_stopped(tmp_path):
+    runner = CliRunner()
+    journal = tmp_path / "run.jsonl"
+    args = ["tournament", TOY, "--bots", "random,greedy", "-n", "4", "--jobs", "1", "--seed", "2"]
+    whole = runner.invoke(_app(), [*args, "--out", str(tmp_path / "whole.json")])
+    assert whole.exit_code == 0, whole.output
+    first = runner.invoke(_app(), [*args, "--journal", str(journal)])
+    assert first.exit_code == 0, first.output
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[:2]) + "\n")  # as if the run had been killed after two games
+    res = runner.invoke(_app(), [*args, "--journal", str(journal), "--out", str(tmp_path / "resumed.json")])
+    assert res.exit_code == 0, res.output
+    assert "2 of 4 games already played" in " ".join(res.output.split())
+    assert len(journal.read_text().splitlines()) == 4
+    rows = [json.loads((tmp_path / f).read_text())["games"] for f in ("whole.json", "resumed.json")]
+    assert rows[0] == rows[1]
+    other = runner.invoke(_app(), [*args[:-1], "3", "--journal", str(journal)])  # another seed, same file
+    assert other.exit_code == 2 and "another run's game" in other.output and "Traceback" not in other.output
+    from gemtable.cli import ladder as ladder_cli
+
+    app = _app()
+    ladder_cli.register(app)
+    for command in (["simulate", TOY, "-n", "3"], ["ladder", TOY, "--levels", "easy,medium:iterations=3", "-n", "2"]):
+        path = tmp_path / f"{command[0]}.jsonl"
+        for _ in range(2):
+            res = runner.invoke(app, [*command, "--jobs", "1", "--journal", str(path)])
+            assert res.exit_code == 0, res.output
+        assert "already played" in res.output

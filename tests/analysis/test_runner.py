@@ -4,6 +4,8 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gemtable.analysis import (
     entrant_labels,
@@ -92,3 +94,126 @@ def test_unknown_game_and_backend():
         resolve_game("no_such_game")
     with pytest.raises(ValueError, match="backend"):
         run_games([], backend="spark")
+
+
+# -- journals: a long run killed part way goes on where it stopped ------------------------------
+class _Killed(Exception):
+    pass
+
+
+def _interrupted(specs, path, after):
+    """Start a journalled run and stop it (as a kill would) once ``after`` games have ended."""
+    seen = []
+
+    def progress(k):
+        seen.append(k)
+        if sum(seen) >= after:
+            raise _Killed
+
+    with pytest.raises(_Killed):
+        run_games(specs, jobs=1, batch=1, progress=progress, journal=path)
+
+
+def test_a_journal_resumes_a_killed_run_with_the_same_results(tmp_path, monkeypatch):
+    import gemtable.analysis.runner as runner
+
+    specs = tournament_specs(TOY, ["random", "greedy", "mcts:iterations=4,rollout=2"], 4, seed=3)
+    whole = run_games(specs, jobs=1)
+    path = tmp_path / "run.jsonl"
+    _interrupted(specs, path, 5)
+    assert len(path.read_text().splitlines()) == 5
+    played = []
+    real = runner.play_game
+    monkeypatch.setattr(runner, "play_game", lambda spec: played.append(spec.index) or real(spec))
+    seen = []
+    resumed = run_games(specs, jobs=1, journal=path, progress=seen.append)
+    assert len(played) == len(specs) - 5 and seen[0] == 5 and sum(seen) == len(specs)  # only the missing games
+    assert public_rows(resumed.rows) == public_rows(whole.rows)
+    assert set(resumed.timing) == set(whole.timing)  # the journal keeps the think time of its games
+    assert len(path.read_text().splitlines()) == len(specs)
+    played.clear()
+    again = run_games(specs, jobs=1, journal=path)  # complete: nothing is played
+    assert played == [] and public_rows(again.rows) == public_rows(whole.rows)
+
+
+def test_a_journal_with_parallel_workers(tmp_path):
+    specs = tournament_specs(TOY, ["random", "greedy"], 6, seed=4)
+    path = tmp_path / "run.jsonl"
+    two = run_games(specs, jobs=2, batch=2, journal=path)
+    assert sorted(json.loads(line)["index"] for line in path.read_text().splitlines()) == list(range(len(specs)))
+    assert public_rows(run_games(specs, jobs=1, journal=path).rows) == public_rows(two.rows)
+
+
+def test_a_line_cut_short_by_a_kill_is_dropped(tmp_path):
+    from gemtable.analysis.runner import read_journal
+
+    specs = tournament_specs(TOY, ["random", "greedy"], 4, seed=5)
+    path = tmp_path / "run.jsonl"
+    _interrupted(specs, path, 3)
+    text = path.read_text()
+    path.write_text(text + text.splitlines()[0][:17])  # the kill came while a row was written
+    assert len(read_journal(path, specs)) == 3
+    assert path.read_text() == text  # the file is whole again, so the next row starts a line
+    whole = run_games(specs, jobs=1)
+    assert public_rows(run_games(specs, jobs=1, journal=path).rows) == public_rows(whole.rows)
+
+
+@pytest.mark.parametrize("other, why", [
+    (lambda: tournament_specs(TOY, ["random", "greedy"], 4, seed=6), "another seed"),
+    (lambda: tournament_specs(TOY, ["random", "mcts:iterations=3"], 4, seed=5), "seats were"),
+    (lambda: tournament_specs(TOY, ["random", "greedy"], 4, seed=5, options={"unused": "b"}), "options"),
+    (lambda: tournament_specs(TOY, ["random", "greedy"], 2, seed=5), "does not play"),
+])
+def test_a_journal_of_another_run_is_refused_before_anything_is_played(tmp_path, other, why):
+    specs = tournament_specs(TOY, ["random", "greedy"], 4, seed=5)
+    path = tmp_path / "run.jsonl"
+    run_games(specs, jobs=1, journal=path)
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match=why):
+        run_games(other(), jobs=1, journal=path)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("junk, why", [("not json\n", "not JSON"), ('[1, 2]\n', "no game index"),
+                                       ('{"index": "3"}\n', "no game index")])
+def test_a_file_that_is_not_a_journal_is_refused(tmp_path, junk, why):
+    path = tmp_path / "run.jsonl"
+    path.write_text(junk)
+    with pytest.raises(ValueError, match=why):
+        run_games(tournament_specs(TOY, ["random", "greedy"], 2, seed=5), jobs=1, journal=path)
+
+
+def test_a_journal_row_that_is_not_whole_is_refused(tmp_path):
+    specs = tournament_specs(TOY, ["random", "greedy"], 2, seed=5)
+    path = tmp_path / "run.jsonl"
+    run_games(specs, jobs=1, journal=path)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    for key, value in (("_think", None), ("score_1", None), ("_moves", [1])):
+        broken = dict(rows[0])
+        if value is None:
+            del broken[key]
+        else:
+            broken[key] = value
+        path.write_text(json.dumps(broken) + "\n")
+        with pytest.raises(ValueError, match="incomplete"):
+            run_games(specs, jobs=1, journal=path)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=300), lines=st.lists(st.dictionaries(
+    st.sampled_from(["index", "game", "players", "seed", "options", "bot_0", "bot_1", "_think"]),
+    st.one_of(st.integers(-2, 5), st.booleans(), st.text(max_size=5), st.none(), st.lists(st.integers(), max_size=3))),
+    max_size=3))
+def test_fuzzed_journals_are_read_or_refused_with_a_clear_error(tmp_path, text, lines):
+    from gemtable.analysis.runner import read_journal
+
+    specs = tournament_specs(TOY, ["random", "greedy"], 2, seed=5)
+    path = tmp_path / "fuzz.jsonl"
+    for content in (text, "".join(json.dumps(line) + "\n" for line in lines)):
+        path.write_text(content)
+        try:
+            rows = read_journal(path, specs)
+        except ValueError as exc:
+            assert str(path) in str(exc)
+        else:
+            assert rows == []  # nothing here is a finished game of this run

@@ -4,6 +4,11 @@ A game is fully described by a :class:`GameSpec` (game, seats' bot specs, seed,
 options), so any worker anywhere plays it identically: the results of a run do not
 depend on the number of processes or on the backend (local process pool or Ray).
 Rows come back in spec order whatever order the workers finish in.
+
+A long run (a ladder at one second per move takes hours) may keep a *journal*: every game
+is appended to a JSON-lines file as it ends, and the same run started again with the same
+journal plays only the games the file does not hold yet, so a killed run loses at most the
+games that were being played.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gemtable.bots import make_bot
@@ -149,13 +155,17 @@ def run_games(
     address: str | None = None,
     progress: Callable[[int], None] | None = None,
     batch: int | None = None,
+    journal: str | Path | None = None,
 ) -> RunResult:
     """Play every spec; rows in spec order.
 
     ``backend="local"``: a process pool of ``jobs`` workers (default: every core;
     ``jobs=1`` plays in this process).  ``backend="ray"``: Ray tasks, on the cluster
     at ``address`` (or the instance already initialised, or a new local one).
-    ``progress(k)`` is called as k more games finish.
+    ``progress(k)`` is called as k more games finish (at the start, with the games a
+    journal already holds).  ``journal``: a JSON-lines file each finished game is appended
+    to; the games it holds (from an earlier, interrupted run of the same specs) are not
+    played again (:func:`read_journal` says why a file does not fit).
     """
     specs = list(specs)
     if backend not in BACKENDS:
@@ -164,30 +174,40 @@ def run_games(
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     start = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    record: Callable[[list[dict[str, Any]]], None] | None = None
+    if journal is not None:
+        rows = read_journal(journal, specs)
+        held = {r["index"] for r in rows}
+        specs = [s for s in specs if s.index not in held]
+        if rows and progress:
+            progress(len(rows))
+        record = _Journal(Path(journal)).append
     # play in a fixed shuffled order so that slow and fast pairings mix and the
     # progress bar's ETA is meaningful; rows are put back in spec order below
     order = list(specs)
     Rng(len(order)).shuffle(order)
     batches = _batches(order, jobs, batch)
-    rows: list[dict[str, Any]] = []
+
+    def finished(out: list[dict[str, Any]]) -> None:
+        if record is not None:
+            record(out)
+        rows.extend(out)
+        if progress:
+            progress(len(out))
+
     if backend == "ray":
-        rows = _run_ray(batches, address, progress)
+        _run_ray(batches, address, finished)
     elif jobs == 1 or len(batches) <= 1:
         for b in batches:
-            out = _play_batch(b)
-            rows.extend(out)
-            if progress:
-                progress(len(out))
+            finished(_play_batch(b))
     else:
         with ProcessPoolExecutor(max_workers=min(jobs, len(batches))) as pool:
             pending = {pool.submit(_play_batch, b) for b in batches}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
-                    out = fut.result()
-                    rows.extend(out)
-                    if progress:
-                        progress(len(out))
+                    finished(fut.result())
     rows.sort(key=lambda r: r["index"])
     timing: dict[str, list[float]] = {}
     for row in rows:
@@ -198,7 +218,7 @@ def run_games(
     return RunResult(rows, time.perf_counter() - start, backend, jobs, timing)
 
 
-def _run_ray(batches, address, progress) -> list[dict[str, Any]]:
+def _run_ray(batches, address, finished) -> None:
     try:
         import ray
     except ImportError:  # pragma: no cover - depends on the install
@@ -210,15 +230,87 @@ def _run_ray(batches, address, progress) -> list[dict[str, Any]]:
             ray.init()
     remote = ray.remote(_play_batch)
     pending = [remote.remote(b) for b in batches]
-    rows: list[dict[str, Any]] = []
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
         for ref in done:
-            out = ray.get(ref)
-            rows.extend(out)
-            if progress:
-                progress(len(out))
-    return rows
+            finished(ray.get(ref))
+
+
+# -- journals ------------------------------------------------------------------------------
+class _Journal:
+    """Appends finished games to a JSON-lines file, each batch flushed to disk before the
+    run goes on."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def append(self, rows: list[dict[str, Any]]) -> None:
+        with self.path.open("a", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _same_game(row: dict[str, Any], spec: GameSpec) -> str | None:
+    """Why a journal row is not the result of ``spec`` (None when it is)."""
+    labels = list(spec.labels or spec.bots)
+    seats = [row.get(f"bot_{s}") for s in range(len(labels))]
+    if row.get("players") != len(labels) or seats != labels:
+        return f"its seats were {seats}, this run's are {labels}"
+    if row.get("seed") != spec.seed:
+        return "it was dealt from another seed"
+    if row.get("options") != json.dumps(dict(spec.options), sort_keys=True):
+        return f"it was played with the options {row.get('options')}"
+    if row.get("game") != resolve_game(spec.game).id:
+        return f"it was a game of {row.get('game')}"
+    n = len(labels)
+    missing = [k for k in _ROW_KEYS + [f"{key}_{s}" for key in ("score", "rank", "win") for s in range(n)]
+               if k not in row]
+    if missing or any(not isinstance(row[k], list) or len(row[k]) != n for k in ("_think", "_moves")):
+        return f"its row is incomplete ({', '.join(missing) or 'timing'})"
+    return None
+
+
+_ROW_KEYS = ["winners", "turns", "decisions", "finished", "_think", "_moves"]
+
+
+def read_journal(path: str | Path, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
+    """The finished games a journal holds for these specs (none if the file does not exist).
+
+    A last line cut short (the run was killed while writing it) is dropped from the file.
+    Raises ValueError, naming the game, when the file holds a game these specs do not
+    describe (another command, seed, bot or option wrote it), so runs are never mixed.
+    """
+    path = Path(path)
+    if not path.exists():
+        return []
+    raw = path.read_bytes()
+    cut = raw.rfind(b"\n") + 1
+    if cut < len(raw):  # an interrupted write: keep the complete lines only
+        with path.open("r+b") as f:
+            f.truncate(cut)
+        raw = raw[:cut]
+    by_index = {s.index: s for s in specs}
+    rows: dict[int, dict[str, Any]] = {}
+    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise ValueError(f"{path}, line {number}: not a finished game (not JSON)") from None
+        if not isinstance(row, dict) or not isinstance(row.get("index"), int):
+            raise ValueError(f"{path}, line {number}: not a finished game (no game index)")
+        spec = by_index.get(row["index"])
+        if spec is None:
+            raise ValueError(f"{path} holds game {row['index']}, which this run does not play "
+                             f"(it has {len(specs)} games): use another journal file")
+        why = _same_game(row, spec)
+        if why is not None:
+            raise ValueError(f"{path} holds another run's game {row['index']}: {why}; use another journal file")
+        rows[row["index"]] = row
+    return list(rows.values())
 
 
 def public_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

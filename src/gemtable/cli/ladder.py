@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from .simulate import guarded, run_with_progress
+from .simulate import JOURNAL_HELP, guarded, run_with_progress
 
 
 def _fail(message: str) -> None:
@@ -71,6 +71,7 @@ def register(app: typer.Typer) -> None:
                                      help="Ship the ratings with the game (levels.json in its package): "
                                           "the web table and `--show` then show them."),
         show_only: bool = typer.Option(False, "--show", help="Only show the game's shipped level ratings."),
+        journal: Path | None = typer.Option(None, "--journal", help=JOURNAL_HELP),
     ) -> None:
         """Round robin between the bot levels, then an OpenSkill rating for each level."""
         import datetime
@@ -90,7 +91,7 @@ def register(app: typer.Typer) -> None:
             _fail("--install ships ratings of the levels as players meet them: "
                   f"drop the overrides ({', '.join(e.label for e in entries if e.overrides)})")
         specs = guarded(lambda: lad.ladder_specs(game, entries, n, players, seed))
-        result = run_with_progress(specs, jobs, "local", None, f"{g.id} ladder")
+        result = run_with_progress(specs, jobs, "local", None, f"{g.id} ladder", journal)
         summary = lad.ladder_summary(result.rows, entries, result.timing)
         summary.update({"game": g.id, "players": players, "seed": seed, "games_per_pairing": n,
                         "seconds": result.seconds})

@@ -42,11 +42,17 @@ def check_bots(specs: list[str]) -> None:
         make_bot(spec)
 
 
-def run_with_progress(specs, jobs, backend, address, description: str):
+JOURNAL_HELP = ("Append each finished game to this JSON-lines file; the same command run again "
+                "with it plays only the games it does not hold yet (a killed run goes on where it stopped).")
+
+
+def run_with_progress(specs, jobs, backend, address, description: str, journal: Path | None = None):
     """run_games with a Rich progress bar (with ETA) on stderr.
 
     When stderr is not a terminal (a log file, CI) a plain line is printed at every
-    tenth of the run instead, with the elapsed time and the ETA.
+    tenth of the run instead, with the elapsed time and the ETA.  ``journal``: see
+    :func:`gemtable.analysis.runner.read_journal` (a file that does not fit is refused
+    with a one-line error before anything is played).
     """
     import time
 
@@ -61,9 +67,14 @@ def run_with_progress(specs, jobs, backend, address, description: str):
     )
 
     from gemtable.analysis import run_games
+    from gemtable.analysis.runner import read_journal
 
     console = Console(stderr=True)
     total = len(specs)
+    if journal is not None:
+        held = len(guarded(lambda: read_journal(journal, specs)))
+        if held:
+            console.print(f"{journal}: {held} of {total} games already played")
     if not console.is_terminal:
         start = time.perf_counter()
         state = {"done": 0, "next": max(1, total // 10)}
@@ -77,13 +88,13 @@ def run_with_progress(specs, jobs, backend, address, description: str):
                               f"{elapsed:.0f} s elapsed, ETA {eta:.0f} s")
                 state["next"] = state["done"] + max(1, total // 10)
 
-        return run_games(specs, jobs=jobs, backend=backend, address=address, progress=report)
+        return run_games(specs, jobs=jobs, backend=backend, address=address, progress=report, journal=journal)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                   console=console, transient=False) as progress:
         task = progress.add_task(description, total=total)
         return run_games(specs, jobs=jobs, backend=backend, address=address,
-                         progress=lambda k: progress.advance(task, k))
+                         progress=lambda k: progress.advance(task, k), journal=journal)
 
 
 def _fail(message: str) -> None:
@@ -117,6 +128,7 @@ def register(app: typer.Typer) -> None:
         option: list[str] = typer.Option([], "--option", "-o", help="Game option name=value (repeatable)."),
         backend: str = typer.Option("local", "--backend", help="local (process pool) or ray."),
         address: str | None = typer.Option(None, "--address", help="Ray cluster address (backend ray)."),
+        journal: Path | None = typer.Option(None, "--journal", help=JOURNAL_HELP),
     ) -> None:
         """Self-play GAME between bots; win rate per seat with 95% intervals, scores, game length."""
         from rich.console import Console
@@ -135,7 +147,7 @@ def register(app: typer.Typer) -> None:
             return simulate_specs(game, n, specs_list, count, seed, opts)
 
         specs = guarded(build)
-        result = run_with_progress(specs, jobs, backend, address, f"{g.id} ×{n}")
+        result = run_with_progress(specs, jobs, backend, address, f"{g.id} ×{n}", journal)
         summary = simulate_summary(result.rows, result.timing)
         summary.update({"game": g.id, "players": count, "seed": seed, "options": opts,
                         "bots": list(specs[0].bots), "seconds": result.seconds})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from .simulate import bot_list, check_bots, guarded, parse_options, run_with_progress
+from .simulate import JOURNAL_HELP, bot_list, check_bots, guarded, parse_options, run_with_progress
 
 
 def register(app: typer.Typer) -> None:
@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
         out: Path | None = typer.Option(None, "--out", help="Per-game rows to .csv (+ .summary.csv) or .json."),
         plots: Path | None = typer.Option(None, "--plots", help="Folder for PNG plots."),
         option: list[str] = typer.Option([], "--option", "-o", help="Game option name=value (repeatable)."),
+        journal: Path | None = typer.Option(None, "--journal", help=JOURNAL_HELP),
     ) -> None:
         """Round robin between bots: N games per lineup, seats rotated, deals shared per rotation."""
         from rich.console import Console
@@ -42,7 +43,7 @@ def register(app: typer.Typer) -> None:
             return tournament_specs(game, entrants, n, players, seed, opts)
 
         specs = guarded(build)
-        result = run_with_progress(specs, jobs, backend, address, f"{g.id} tournament")
+        result = run_with_progress(specs, jobs, backend, address, f"{g.id} tournament", journal)
         summary = tournament_summary(result.rows, result.timing)
         summary.update({"game": g.id, "players": players, "seed": seed, "options": opts,
                         "entrants": entrants, "games_per_pairing": n, "seconds": result.seconds})
