@@ -60,3 +60,30 @@ def register(app: typer.Typer) -> None:
 
             for path in tournament_plots(result.rows, summary, plots, g.title):
                 console.print(f"wrote {path}")
+
+    @app.command()
+    def pool(
+        files: list[Path] = typer.Argument(..., help="Results of `gemtable tournament --out FILE.json` "
+                                                      "(or its --journal files) between the same bots."),
+        out: Path | None = typer.Option(None, "--out", help="The pooled rows to .csv (+ .summary.csv) or .json."),
+    ) -> None:
+        """One table from several tournament runs (other seeds, more games) between the same bots."""
+        from rich.console import Console
+
+        from gemtable.analysis import tournament_summary
+        from gemtable.analysis.output import write_results
+        from gemtable.analysis.pool import pool as pool_runs
+        from gemtable.analysis.summary import tournament_tables
+
+        rows, timing, runs = guarded(lambda: pool_runs(files))
+        summary = tournament_summary(rows, timing)
+        summary.update({"game": rows[0]["game"], "players": rows[0]["players"], "runs": runs})
+        console = Console()
+        title = f"{rows[0]['game']}: {len(rows)} games pooled from {len(runs)} runs, {rows[0]['players']} players"
+        for table in tournament_tables(summary, title):
+            console.print(table)
+        for run in runs:
+            console.print(f"{run['file']}: {run['games']} games")
+        if out is not None:
+            for path in guarded(lambda: write_results(out, rows, summary)):
+                console.print(f"wrote {path}")
