@@ -217,3 +217,17 @@ def test_fuzzed_journals_are_read_or_refused_with_a_clear_error(tmp_path, text, 
             assert str(path) in str(exc)
         else:
             assert rows == []  # nothing here is a finished game of this run
+
+
+def test_every_games_rows_go_through_a_journal(tmp_path):
+    """Each registered game's rows are JSON-safe game rows, so its long runs can be resumed."""
+    from gemtable.analysis.runner import is_game_row, read_journal
+    from gemtable.games.registry import all_games
+
+    for game in all_games().values():
+        specs = tournament_specs(game.id, ["random", "greedy"], 2, seed=1)
+        path = tmp_path / f"{game.id}.jsonl"
+        result = run_games(specs, jobs=1, journal=path)
+        assert all(is_game_row(r) for r in result.rows)
+        assert read_journal(path, specs) and public_rows(run_games(specs, jobs=1, journal=path).rows) == \
+            public_rows(result.rows)

@@ -13,28 +13,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .runner import is_game_row
 from .summary import _timing
 
 
 def _bots(row: dict[str, Any]) -> tuple[str, ...]:
     return tuple(str(row.get(f"bot_{s}")) for s in range(int(row.get("players") or 0)))
-
-
-def _is_row(row: Any) -> bool:
-    """A finished game's row as the runner writes it (the keys the summaries read)."""
-    if not isinstance(row, dict):
-        return False
-    n = row.get("players")
-    if type(n) is not int or not 1 <= n <= 16 or not isinstance(row.get("game"), str):
-        return False
-    number = (int, float)
-    for s in range(n):
-        if not isinstance(row.get(f"bot_{s}"), str) or type(row.get(f"rank_{s}")) is not int:
-            return False
-        if not all(isinstance(row.get(f"{k}_{s}"), number) and not isinstance(row.get(f"{k}_{s}"), bool)
-                   for k in ("win", "score")):
-            return False
-    return all(isinstance(row.get(k), number) and not isinstance(row.get(k), bool) for k in ("turns", "decisions"))
 
 
 def _rows_of(path: Path) -> tuple[list[dict[str, Any]], dict[str, float] | None]:
@@ -54,7 +38,7 @@ def _rows_of(path: Path) -> tuple[list[dict[str, Any]], dict[str, float] | None]
         rows.sort(key=lambda r: r.get("index") if isinstance(r, dict) and type(r.get("index")) is int else -1)
         per_bot: dict[str, list[float]] = {}
         for row in rows:
-            if _is_row(row) and isinstance(row.get("_think"), list) and isinstance(row.get("_moves"), list):
+            if is_game_row(row) and isinstance(row.get("_think"), list) and isinstance(row.get("_moves"), list):
                 for s, label in enumerate(_bots(row)):
                     think, moves = row["_think"][s:s + 1], row["_moves"][s:s + 1]
                     if think and moves and isinstance(think[0], (int, float)) and isinstance(moves[0], int):
@@ -99,7 +83,7 @@ def pool(paths: Sequence[str | Path]) -> tuple[list[dict[str, Any]], dict[str, l
         labels: set[str] = set()
         games: dict[str, int] = {}
         for number, row in enumerate(file_rows, 1):
-            if not _is_row(row):
+            if not is_game_row(row):
                 raise ValueError(f"{path}: game {number} is not a finished game's row")
             bots = _bots(row)
             key = (row.get("game"), row.get("seed"), row.get("options"), bots)

@@ -264,15 +264,27 @@ def _same_game(row: dict[str, Any], spec: GameSpec) -> str | None:
         return f"it was played with the options {row.get('options')}"
     if row.get("game") != resolve_game(spec.game).id:
         return f"it was a game of {row.get('game')}"
-    n = len(labels)
-    missing = [k for k in _ROW_KEYS + [f"{key}_{s}" for key in ("score", "rank", "win") for s in range(n)]
-               if k not in row]
-    if missing or any(not isinstance(row[k], list) or len(row[k]) != n for k in ("_think", "_moves")):
-        return f"its row is incomplete ({', '.join(missing) or 'timing'})"
+    if not is_game_row(row) or any(not isinstance(row.get(k), list) or len(row[k]) != len(labels)
+                                   for k in ("_think", "_moves")):
+        return "its row is incomplete (results or timing missing)"
     return None
 
 
-_ROW_KEYS = ["winners", "turns", "decisions", "finished", "_think", "_moves"]
+def is_game_row(row: Any) -> bool:
+    """A finished game's row as the runner writes it (the keys the summaries read)."""
+    if not isinstance(row, dict):
+        return False
+    n = row.get("players")
+    if type(n) is not int or not 1 <= n <= 16 or not isinstance(row.get("game"), str):
+        return False
+    number = (int, float)
+    for s in range(n):
+        if not isinstance(row.get(f"bot_{s}"), str) or type(row.get(f"rank_{s}")) is not int:
+            return False
+        if not all(isinstance(row.get(f"{k}_{s}"), number) and not isinstance(row.get(f"{k}_{s}"), bool)
+                   for k in ("win", "score")):
+            return False
+    return all(isinstance(row.get(k), number) and not isinstance(row.get(k), bool) for k in ("turns", "decisions"))
 
 
 def read_journal(path: str | Path, specs: Sequence[GameSpec]) -> list[dict[str, Any]]:
