@@ -116,7 +116,11 @@ def test_install_round_trip(novice, shipped, monkeypatch):
     data = ladder.shipped_levels(game)
     assert data == rec and list(data["levels"]) == ["novice", "easy"]
     assert data["levels"]["easy"]["spec"] == LEVELS["easy"] and data["levels"]["novice"]["games"] == 8
-    assert data["machine"] and data["games_per_pairing"] == 8
+    assert data["machine"] and data["games_per_pairing"] == 8 and "resumed_games" not in data
+    resumed = record(summary, resumed=5)  # a journal held 5 games: the seconds are the rest's
+    assert resumed["resumed_games"] == 5 and ladder.install(game, resumed) == target
+    assert ladder.shipped_levels(game)["resumed_games"] == 5
+    ladder.install(game, rec)
     # served easiest first as LEVELS orders them (novice was added last)
     ratings = ladder.current_ratings(game)
     assert list(ratings) == ["easy", "novice"]

@@ -120,7 +120,10 @@ def test_tournament_journal_goes_on_where_a_run_stopped(tmp_path):
     journal.write_text("\n".join(lines[:2]) + "\n")  # as if the run had been killed after two games
     res = runner.invoke(_app(), [*args, "--journal", str(journal), "--out", str(tmp_path / "resumed.json")])
     assert res.exit_code == 0, res.output
-    assert "2 of 4 games already played" in " ".join(res.output.split())
+    said = " ".join(res.output.split())
+    assert "2 of 4 games already played" in said and "4 games (2 from the journal; 2 played in" in said
+    assert json.loads((tmp_path / "resumed.json").read_text())["summary"]["resumed_games"] == 2
+    assert "resumed_games" not in json.loads((tmp_path / "whole.json").read_text())["summary"]
     assert len(journal.read_text().splitlines()) == 4
     rows = [json.loads((tmp_path / f).read_text())["games"] for f in ("whole.json", "resumed.json")]
     assert rows[0] == rows[1]

@@ -188,8 +188,9 @@ def machine() -> str:
 
 
 def shipped_record(game: Any, summary: dict[str, Any], *, command: str, seed: int, games_per_pairing: int,
-                   players: int, date: str, seconds: float, jobs: int) -> dict[str, Any]:
-    """The content of ``levels.json`` for a finished ladder (levels played as players get them)."""
+                   players: int, date: str, seconds: float, jobs: int, resumed: int = 0) -> dict[str, Any]:
+    """The content of ``levels.json`` for a finished ladder (levels played as players get them);
+    ``resumed``: games a journal held, played before the ``seconds`` this run took."""
     overridden = [e["label"] for e in summary["levels"] if e["overrides"]]
     if overridden:
         raise ValueError(f"only levels as players meet them can be installed, not {', '.join(overridden)}")
@@ -209,6 +210,7 @@ def shipped_record(game: Any, summary: dict[str, Any], *, command: str, seed: in
         "seconds": round(seconds, 1),
         "jobs": jobs,
         "machine": machine(),
+        **({"resumed_games": resumed} if resumed else {}),
     }
 
 

@@ -73,6 +73,18 @@ class RunResult:
     backend: str
     jobs: int
     timing: dict[str, list[float]] = field(default_factory=dict)  # label -> [seconds, moves]
+    resumed: int = 0  # games a journal held before this run (``seconds`` is this run's time only)
+
+    def took(self) -> str:
+        """``12 games in 3.1 s``, or with a journal ``12 games (5 from the journal; 7 played in 3.1 s)``."""
+        if self.resumed:
+            return (f"{len(self.rows)} games ({self.resumed} from the journal; {len(self.rows) - self.resumed} "
+                    f"played in {self.seconds:.1f} s)")
+        return f"{len(self.rows)} games in {self.seconds:.1f} s"
+
+    def fields(self) -> dict[str, Any]:
+        """What a summary records of the run: its wall time, and the games it found played."""
+        return {"seconds": self.seconds, **({"resumed_games": self.resumed} if self.resumed else {})}
 
 
 def play_game(spec: GameSpec) -> dict[str, Any]:
@@ -178,6 +190,7 @@ def run_games(
     record: Callable[[list[dict[str, Any]]], None] | None = None
     if journal is not None:
         rows = read_journal(journal, specs)
+        resumed = len(rows)
         held = {r["index"] for r in rows}
         specs = [s for s in specs if s.index not in held]
         if rows and progress:
@@ -215,7 +228,8 @@ def run_games(
             t = timing.setdefault(row[f"bot_{s}"], [0.0, 0])
             t[0] += row["_think"][s]
             t[1] += row["_moves"][s]
-    return RunResult(rows, time.perf_counter() - start, backend, jobs, timing)
+    return RunResult(rows, time.perf_counter() - start, backend, jobs, timing,
+                     resumed if journal is not None else 0)
 
 
 def _run_ray(batches, address, finished) -> None:

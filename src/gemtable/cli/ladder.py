@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         result = run_with_progress(specs, jobs, "local", None, f"{g.id} ladder", journal)
         summary = lad.ladder_summary(result.rows, entries, result.timing)
         summary.update({"game": g.id, "players": players, "seed": seed, "games_per_pairing": n,
-                        "seconds": result.seconds})
+                        **result.fields()})
         console = Console()
         title = f"{g.title} ladder: {len(specs)} games ({n} per pairing), {players} players, seed {seed}"
         console.print(lad.ladder_table(summary, title))
@@ -104,7 +104,7 @@ def register(app: typer.Typer) -> None:
         if unfinished:
             console.print(f"[yellow]{unfinished} games stopped unfinished at the step limit "
                           "(ranked as they stood)[/]")
-        console.print(f"{len(specs)} games in {result.seconds:.1f} s ({result.jobs} jobs)")
+        console.print(f"{result.took()} ({result.jobs} jobs)")
         if out is not None:
             for path in guarded(lambda: write_results(out, result.rows, summary)):
                 console.print(f"wrote {path}")
@@ -114,6 +114,6 @@ def register(app: typer.Typer) -> None:
             record = guarded(lambda: lad.shipped_record(
                 g, summary, command=command, seed=seed, games_per_pairing=n, players=players,
                 date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
-                seconds=result.seconds, jobs=result.jobs))
+                seconds=result.seconds, jobs=result.jobs, resumed=result.resumed))
             target = guarded(lambda: lad.install(g, record))
             console.print(f"installed {target}")

@@ -150,11 +150,11 @@ def register(app: typer.Typer) -> None:
         result = run_with_progress(specs, jobs, backend, address, f"{g.id} ×{n}", journal)
         summary = simulate_summary(result.rows, result.timing)
         summary.update({"game": g.id, "players": count, "seed": seed, "options": opts,
-                        "bots": list(specs[0].bots), "seconds": result.seconds})
+                        "bots": list(specs[0].bots), **result.fields()})
         console = Console()
         for table in simulate_tables(summary, f"{g.title}: {n} games, {count} players, seed {seed}"):
             console.print(table)
-        console.print(f"{n} games in {result.seconds:.1f} s ({result.backend}, {result.jobs} jobs)")
+        console.print(f"{result.took()} ({result.backend}, {result.jobs} jobs)")
         if out is not None:
             for path in guarded(lambda: write_results(out, result.rows, summary)):
                 console.print(f"wrote {path}")

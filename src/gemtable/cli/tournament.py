@@ -46,12 +46,12 @@ def register(app: typer.Typer) -> None:
         result = run_with_progress(specs, jobs, backend, address, f"{g.id} tournament", journal)
         summary = tournament_summary(result.rows, result.timing)
         summary.update({"game": g.id, "players": players, "seed": seed, "options": opts,
-                        "entrants": entrants, "games_per_pairing": n, "seconds": result.seconds})
+                        "entrants": entrants, "games_per_pairing": n, **result.fields()})
         console = Console()
         title = f"{g.title}: {len(specs)} games ({n} per lineup), {players} players, seed {seed}"
         for table in tournament_tables(summary, title):
             console.print(table)
-        console.print(f"{len(specs)} games in {result.seconds:.1f} s ({result.backend}, {result.jobs} jobs)")
+        console.print(f"{result.took()} ({result.backend}, {result.jobs} jobs)")
         if out is not None:
             for path in guarded(lambda: write_results(out, result.rows, summary)):
                 console.print(f"wrote {path}")
