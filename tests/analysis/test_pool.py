@@ -101,7 +101,10 @@ ROWISH = st.dictionaries(
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(ROWISH, max_size=3), junk=st.text(max_size=200),
-       summary=st.one_of(st.none(), st.just({"kind": "tournament", "table": []}), st.text(max_size=5)))
+       summary=st.one_of(st.none(), st.text(max_size=5), st.fixed_dictionaries(
+           {"kind": st.just("tournament"), "table": st.one_of(st.text(max_size=3), st.lists(st.dictionaries(
+               st.sampled_from(["bot", "seconds_per_move"]),
+               st.one_of(st.text(max_size=3), st.floats(), st.none(), st.integers())), max_size=2))})))
 def test_fuzzed_files_are_pooled_or_refused_with_a_clear_error(tmp_path, rows, junk, summary):
     files = {
         "a.jsonl": "".join(json.dumps(r) + "\n" for r in rows) + junk,

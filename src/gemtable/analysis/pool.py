@@ -56,8 +56,9 @@ def _rows_of(path: Path) -> tuple[list[dict[str, Any]], dict[str, float] | None]
     summary = data.get("summary") if isinstance(data, dict) else None
     if not isinstance(summary, dict) or summary.get("kind") != "tournament" or not isinstance(data.get("games"), list):
         raise ValueError(f"{path}: not the results of a tournament (`gemtable tournament --out FILE.json`)")
-    per_move = {str(e.get("bot")): float(e.get("seconds_per_move") or 0.0)
-                for e in summary.get("table", []) if isinstance(e, dict)}
+    table = summary.get("table")
+    per_move = {str(e.get("bot")): float(e["seconds_per_move"]) for e in (table if isinstance(table, list) else [])
+                if isinstance(e, dict) and isinstance(e.get("seconds_per_move"), (int, float))}
     return data["games"], per_move
 
 
