@@ -187,15 +187,13 @@ def run_games(
         raise ValueError("jobs must be at least 1")
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
-    record: Callable[[list[dict[str, Any]]], None] | None = None
     if journal is not None:
         rows = read_journal(journal, specs)
-        resumed = len(rows)
         held = {r["index"] for r in rows}
         specs = [s for s in specs if s.index not in held]
         if rows and progress:
             progress(len(rows))
-        record = _Journal(Path(journal)).append
+    resumed = len(rows)
     # play in a fixed shuffled order so that slow and fast pairings mix and the
     # progress bar's ETA is meaningful; rows are put back in spec order below
     order = list(specs)
@@ -203,8 +201,8 @@ def run_games(
     batches = _batches(order, jobs, batch)
 
     def finished(out: list[dict[str, Any]]) -> None:
-        if record is not None:
-            record(out)
+        if journal is not None:
+            _append(Path(journal), out)
         rows.extend(out)
         if progress:
             progress(len(out))
@@ -228,8 +226,7 @@ def run_games(
             t = timing.setdefault(row[f"bot_{s}"], [0.0, 0])
             t[0] += row["_think"][s]
             t[1] += row["_moves"][s]
-    return RunResult(rows, time.perf_counter() - start, backend, jobs, timing,
-                     resumed if journal is not None else 0)
+    return RunResult(rows, time.perf_counter() - start, backend, jobs, timing, resumed)
 
 
 def _run_ray(batches, address, finished) -> None:
@@ -251,19 +248,13 @@ def _run_ray(batches, address, finished) -> None:
 
 
 # -- journals ------------------------------------------------------------------------------
-class _Journal:
-    """Appends finished games to a JSON-lines file, each batch flushed to disk before the
-    run goes on."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def append(self, rows: list[dict[str, Any]]) -> None:
-        with self.path.open("a", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
+def _append(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Finished games appended to a journal, flushed to disk before the run goes on."""
+    with path.open("a", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _same_game(row: dict[str, Any], spec: GameSpec) -> str | None:

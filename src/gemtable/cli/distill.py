@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 import typer
 
-from .simulate import bot_list, check_bots, guarded
-from .train import _cpu_seconds, _game_seed, play_all
+from .simulate import _fail, bot_list, check_bots, guarded
+from .train import _cpu_seconds, _game_seed, learnable_game, play_all, progress_bar
 
 
 def _task(args):
@@ -34,10 +34,6 @@ def _task(args):
 
     game_id, n, seed, specs, offset = args
     return positions(get_game(game_id), n, seed, specs, offset)
-
-
-def _fail(message: str) -> None:
-    guarded(lambda: (_ for _ in ()).throw(ValueError(message)))
 
 
 def register(app: typer.Typer) -> None:
@@ -66,23 +62,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Learn a priors network: puct's one-ply values in one forward pass."""
         from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
 
         from gemtable.bots import learned, priors
         from gemtable.bots.puct import PuctBot
-        from gemtable.games.registry import get_game
 
         console = Console(stderr=True)
-        g = guarded(lambda: get_game(game))
+        g = learnable_game(game)
         guarded(lambda: g.check_players(players))
-        if g.observation_layout is None:
-            _fail(f"{g.title} has no observation features")
         value = learned.shipped(g, players)
         if value is None:
             _fail(f"{g.title} ships no value model to learn priors from (see `gemtable train`)")
@@ -107,8 +93,7 @@ def register(app: typer.Typer) -> None:
         first = int(manifest.get("games", 0))
         tasks = [(g.id, players, _game_seed(seed, first + i), specs, first + i) for i in range(games)]
         deadline = None if minutes is None else t0 + 60 * minutes
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=console) as progress:
+        with progress_bar(console) as progress:
             bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
             results = play_all(progress, bar, _task, tasks, jobs, deadline)
             played = len(results)

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import typer
 
-from .simulate import bot_list, check_bots, guarded
+from .simulate import _fail, bot_list, check_bots, guarded
 
 
 def _cpu_seconds() -> float:
@@ -72,6 +72,25 @@ def play_all(progress, bar, run, tasks: list, jobs: int, deadline: float | None)
                 results.append(res)
                 progress.advance(bar)
     return results
+
+
+def learnable_game(game_id: str):
+    """The game, or a one-line error when it is unknown or has no observation features to
+    learn from (``train`` and ``distill``)."""
+    from gemtable.games.registry import get_game
+
+    g = guarded(lambda: get_game(game_id))
+    if g.observation_layout is None:
+        _fail(f"{g.title} has no observation features")
+    return g
+
+
+def progress_bar(console):
+    """The progress bar of a training run: description, bar, games done, time so far."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=console)
 
 
 def _fresh_manifest(game, h1: int, h2: int, seed: int, inputs: str) -> dict:
@@ -130,21 +149,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Train the game's learned evaluator (used by the `puct` bot)."""
         from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
 
         from gemtable.bots import learned
-        from gemtable.games.registry import get_game
 
         console = Console(stderr=True)
-        g = guarded(lambda: get_game(game))
-        if g.observation_layout is None:
-            guarded(lambda: (_ for _ in ()).throw(ValueError(f"{g.title} has no observation features")))
+        g = learnable_game(game)
         specs = bot_list(bots)
         guarded(lambda: check_bots(specs))
         if label_bot is not None:
@@ -206,8 +215,7 @@ def register(app: typer.Typer) -> None:
             tasks = [(g.id, counts[(first + i) % len(counts)], _game_seed(seed, first + i), gen_specs, first + i,
                       positions, label) for i in range(games)]
             deadline = None if minutes is None else t0 + 60 * minutes
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-            with Progress(*columns, console=console, transient=False) as progress:
+            with progress_bar(console) as progress:
                 bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
                 results = play_all(progress, bar, _game_task, tasks, jobs, deadline)
                 played = len(results)
