@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .runner import is_game_row
+from .runner import is_game_row, timing_of
 from .summary import _timing
 
 
@@ -36,15 +36,7 @@ def _rows_of(path: Path) -> tuple[list[dict[str, Any]], dict[str, float] | None]
                     raise ValueError(f"{path}, line {number}: not JSON") from None
         # in the order of the run's games (a journal holds them in the order they ended)
         rows.sort(key=lambda r: r.get("index") if isinstance(r, dict) and type(r.get("index")) is int else -1)
-        per_bot: dict[str, list[float]] = {}
-        for row in rows:
-            if is_game_row(row) and isinstance(row.get("_think"), list) and isinstance(row.get("_moves"), list):
-                for s, label in enumerate(_bots(row)):
-                    think, moves = row["_think"][s:s + 1], row["_moves"][s:s + 1]
-                    if think and moves and isinstance(think[0], (int, float)) and isinstance(moves[0], int):
-                        t = per_bot.setdefault(label, [0.0, 0])
-                        t[0] += float(think[0])
-                        t[1] += moves[0]
+        per_bot = timing_of(rows)
         return rows, _timing(per_bot) if per_bot else None
     if path.suffix.lower() != ".json":
         raise ValueError(f"{path}: pool reads the .json results of `gemtable tournament --out` "
@@ -69,7 +61,7 @@ def pool(paths: Sequence[str | Path]) -> tuple[list[dict[str, Any]], dict[str, l
     that two files share (the same deal with the same seats: a file given twice, or a run
     and its own journal) is refused, so no game counts twice.  Rows are numbered again in
     file order.  ``timing`` gives each bot the runs' seconds per move weighted by the games
-    it played in each.  ``runs``: per file, its path, games, game id, seed where known.
+    it played in each.  ``runs``: per file, its path, its games and its deals (distinct deal seeds).
     """
     if not paths:
         raise ValueError("name at least one results file")

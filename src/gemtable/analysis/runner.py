@@ -220,13 +220,26 @@ def run_games(
                 for fut in done:
                     finished(fut.result())
     rows.sort(key=lambda r: r["index"])
+    return RunResult(rows, time.perf_counter() - start, backend, jobs, timing_of(rows), resumed)
+
+
+def timing_of(rows: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
+    """Each bot's [thinking seconds, moves] summed over the rows' seats (the ``_think`` and
+    ``_moves`` the runner records; a row or seat without them, as in a file read back, is
+    skipped)."""
     timing: dict[str, list[float]] = {}
     for row in rows:
-        for s in range(row["players"]):
-            t = timing.setdefault(row[f"bot_{s}"], [0.0, 0])
-            t[0] += row["_think"][s]
-            t[1] += row["_moves"][s]
-    return RunResult(rows, time.perf_counter() - start, backend, jobs, timing, resumed)
+        if not isinstance(row, dict):
+            continue
+        n, think, moves = row.get("players"), row.get("_think"), row.get("_moves")
+        if type(n) is not int or not isinstance(think, list) or not isinstance(moves, list):
+            continue
+        for s, (sec, count) in enumerate(zip(think[:n], moves[:n])):
+            if isinstance(sec, (int, float)) and isinstance(count, int):
+                t = timing.setdefault(str(row.get(f"bot_{s}")), [0.0, 0])
+                t[0] += sec
+                t[1] += count
+    return timing
 
 
 def _run_ray(batches, address, finished) -> None:
