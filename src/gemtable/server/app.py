@@ -526,10 +526,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
                    x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
         if "token" in request.query_params:
             raise Rejected("token_in_url", TOKEN_IN_URL, 400)
-        table, seat = await seat_of(table_id, header_token(request) or body.token, client_address(request))
+        token = header_token(request) or body.token
+        table, seat = await seat_of(table_id, token, client_address(request))
         if seat is None:
             raise Rejected("no_token", "Only a seat (with its token) can act; spectators cannot.", 403)
-        await manager().submit(table, seat, body.action, body.version)
+        await manager().submit(table, seat, body.action, body.version, token=token)
         return table.payload(seat)
 
     @app.get("/api/tables/{table_id}/replay", tags=["replays"],
@@ -617,7 +618,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             await ws.send_text(text)
 
         sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
-                         on_drop=on_drop)
+                         on_drop=on_drop, token=token if seat is not None else None)
         sub.address = client_address(ws)  # chat rate limits of spectators (inplay.py)
         sub.start()
         if seat is not None:
@@ -679,6 +680,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
                 await close_socket(ws, *close)
 
     async def handle(table: LiveTable, sub: Subscriber, data: dict[str, Any]) -> None:
+        if not table.holds(sub):  # the seat changed hands since this connection opened
+            manager().revoke(table, sub)
+            return
         kind = data["type"]
         if kind == "ping":
             sub.push({"type": "pong", "version": table.version})
@@ -695,8 +699,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
                           "message": "An action message needs 'action' (the action's JSON) and 'version'."})
                 return
             try:
-                await manager().submit(table, sub.seat, data["action"], data["version"])
+                await manager().submit(table, sub.seat, data["action"], data["version"], token=sub.token)
             except Rejected as exc:
+                if exc.code == "seat_lost":
+                    manager().revoke(table, sub)
+                    return
                 sub.push({"type": "error", "code": exc.code, "message": exc.message, "version": table.version})
                 if exc.code == "stale":
                     manager().send_state(table, sub)

@@ -72,6 +72,9 @@ log = logging.getLogger("gemtable.server")
 
 MAX_MESSAGE_TEXT = 300  # characters of an error message (never echo unbounded input)
 CLOSE_SLOW = 4408  # see docs/websocket.md
+CLOSE_SEAT_LOST = 4401  # the connection's seat token no longer holds its seat (docs/websocket.md)
+SEAT_LOST = ("This seat is no longer yours: you left it, the host removed you, or it was given to "
+             "another player. You can still watch the table.")
 
 
 class Rejected(Exception):
@@ -122,6 +125,9 @@ def encode_message(msg: dict[str, Any]) -> str:
         return json.dumps(msg, separators=(",", ":"))
 
 
+_END = "\x00end"  # queued by ``Subscriber.end``: the writer closes the connection when it gets there
+
+
 class Subscriber:
     """One open WebSocket: the seat it plays (None: spectator) and what it was sent.
 
@@ -136,8 +142,13 @@ class Subscriber:
     """
 
     def __init__(self, seat: int | None, send: Callable[[str], Any], queue_size: int = 32,
-                 send_timeout: float = 10.0, on_drop: Callable[[int, str], Any] | None = None) -> None:
+                 send_timeout: float = 10.0, on_drop: Callable[[int, str], Any] | None = None,
+                 token: str | None = None) -> None:
         self.seat = seat
+        # the seat token this connection was granted its seat with: it plays the seat only while
+        # the seat still has that token (``LiveTable.holds``)
+        self.token = token
+        self.ending: tuple[int, str] | None = None  # closing once what is queued went out (``end``)
         self.send = send  # async callable writing one message (JSON text) to the socket
         self.sent_version = -1
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=queue_size)
@@ -152,7 +163,7 @@ class Subscriber:
     def push(self, msg: dict[str, Any] | str) -> bool:
         """Queue ``msg`` (a message, or one already encoded by ``encode_message`` when several
         subscribers get the same one).  False when this subscriber is (now) dropped."""
-        if self.dropped is not None:
+        if self.dropped is not None or self.ending is not None:
             return False
         try:
             self.queue.put_nowait(msg if isinstance(msg, str) else encode_message(msg))
@@ -165,6 +176,9 @@ class Subscriber:
         try:
             while self.dropped is None:
                 msg = await self.queue.get()
+                if msg is _END:
+                    self.drop(*self.ending)
+                    return
                 try:
                     async with asyncio.timeout(self.send_timeout):  # no task per message (wait_for makes one)
                         await self.send(msg)
@@ -176,6 +190,22 @@ class Subscriber:
                     return
         except asyncio.CancelledError:
             pass
+
+    def end(self, code: int, reason: str, last: dict[str, Any] | None = None) -> None:
+        """Close with ``code`` once the messages already queued (and ``last``) went out; nothing
+        pushed from now on is sent.  Dropped at once when the queue has no room left."""
+        if self.dropped is not None or self.ending is not None:
+            return
+        if last is not None:
+            self.push(last)
+        self.ending = (code, reason)
+        try:
+            self.queue.put_nowait(_END)
+        except asyncio.QueueFull:
+            self.drop(code, reason)
+            return
+        if self.writer is None:  # never started: nothing will write the queue out
+            self.drop(code, reason)
 
     def drop(self, code: int, reason: str) -> None:
         if self.dropped is not None:
@@ -268,6 +298,18 @@ class LiveTable:
             if secrets.compare_digest(s.token.encode("utf-8"), given):
                 return s
         return None
+
+    def holds(self, sub: Subscriber) -> bool:
+        """Whether ``sub`` may still play its seat: a spectator always may watch; a seat's
+        connection only while the seat keeps the token it was opened with.  Leaving, being
+        removed by the host, or the seat passing to another player gives the seat a new token."""
+        return sub.seat is None or self.token_holds(sub.seat, sub.token)
+
+    def token_holds(self, seat: int, token: str | None) -> bool:
+        if token is None or not 0 <= seat < len(self.seats):
+            return False
+        return secrets.compare_digest(self.seats[seat].token.encode("utf-8"),
+                                      token.encode("utf-8", "surrogatepass"))
 
     def local_seats(self) -> set[int]:
         """Seats with a connection at this worker."""
@@ -799,17 +841,19 @@ class TableManager:
 
     # -- actions -------------------------------------------------------------
     async def submit(self, table: LiveTable, seat: int, data: Any, version: Any,
-                     bot_epoch: int | None = None) -> list[dict[str, Any]]:
+                     bot_epoch: int | None = None, token: str | None = None) -> list[dict[str, Any]]:
         """Validate, apply, commit, broadcast.  Raises Rejected (nothing changes).
 
         ``bot_epoch``: a bot's move, refused (stale) if the seat was taken back or a move
-        undone since the bot started thinking.
+        undone since the bot started thinking.  ``token``: a person's move, refused
+        (``seat_lost``) unless the seat still has that token when the move is judged, also
+        after catching up with a change made at another worker.
         """
         if isinstance(version, bool) or not isinstance(version, int):
             raise Rejected("malformed", "An action message must carry the integer 'version' it was chosen at.", 422)
         for _attempt in range(4):
             try:
-                return await self._submit_once(table, seat, data, version, bot_epoch)
+                return await self._submit_once(table, seat, data, version, bot_epoch, token)
             except Conflict:
                 # another worker changed the table first: catch this copy up, then judge the
                 # action again (still valid when only another seat's simultaneous pick came first)
@@ -819,8 +863,10 @@ class TableManager:
         raise Rejected("stale", "The table changed while your action was stored: look again and choose anew.", 409)
 
     async def _submit_once(self, table: LiveTable, seat: int, data: Any, version: int,
-                           bot_epoch: int | None) -> list[dict[str, Any]]:
+                           bot_epoch: int | None, token: str | None = None) -> list[dict[str, Any]]:
         async with table.lock:
+            if token is not None and not table.token_holds(seat, token):
+                raise Rejected("seat_lost", SEAT_LOST, 403)
             if table.over:
                 raise Rejected("over", "The game is over: no more actions can be taken.", 409)
             if table.waiting:
@@ -991,7 +1037,9 @@ class TableManager:
         summary = table.summary()
         shared: dict[int, str] = {}  # spectators' messages (encoded once) by the version they saw
         for sub in list(table.subscribers):
-            if sub.seat is None:
+            if not table.holds(sub):
+                self.revoke(table, sub)
+            elif sub.seat is None:
                 msg = shared.get(sub.sent_version)
                 if msg is None:
                     msg = shared[sub.sent_version] = encode_message(table.payload(None, sub.sent_version, summary))
@@ -1000,7 +1048,28 @@ class TableManager:
                 self._push_state(table, sub, table.payload(sub.seat, sub.sent_version, summary))
 
     def send_state(self, table: LiveTable, sub: Subscriber) -> None:
+        if not table.holds(sub):
+            self.revoke(table, sub)
+            return
         self._push_state(table, sub, table.payload(sub.seat, sub.sent_version))
+
+    def revoke(self, table: LiveTable, sub: Subscriber) -> None:
+        """End a connection whose seat is no longer its holder's: it gets an ``error``
+        (``seat_lost``) and is closed with CLOSE_SEAT_LOST; from now on it is sent nothing.
+
+        Called wherever a seat connection is about to be sent something or to act, so a seat
+        change made here or at another worker (caught up from its notice) ends the old
+        holder's connections before anything of the seat reaches them."""
+        table.subscribers.discard(sub)
+        sub.end(CLOSE_SEAT_LOST, "this seat is no longer yours",
+                {"type": "error", "code": "seat_lost", "message": SEAT_LOST, "version": table.version})
+
+    def revoke_lost(self, table: LiveTable) -> int:
+        """End every connection at ``table`` whose seat is no longer its holder's (``revoke``)."""
+        lost = [sub for sub in table.subscribers if not table.holds(sub)]
+        for sub in lost:
+            self.revoke(table, sub)
+        return len(lost)
 
     def _push_state(self, table: LiveTable, sub: Subscriber, msg: dict[str, Any] | str) -> None:
         sub.sent_version = table.version
@@ -1041,7 +1110,9 @@ class TableManager:
         for other in list(table.subscribers):
             if other is exclude:
                 continue
-            if not other.push(msg):
+            if not table.holds(other):
+                self.revoke(table, other)
+            elif not other.push(msg):
                 table.subscribers.discard(other)
 
     # -- several workers: changes made at other workers (bus.py) -------------------------
