@@ -109,3 +109,123 @@ def test_sigkill_loses_no_acknowledged_action_chat_line_or_clock_time(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
+
+
+def _stored_clocks(db_url: str) -> dict[str, dict]:
+    """Every table's stored clocks (``gt_table_play.data``), by table id."""
+    from sqlalchemy import create_engine, select
+
+    from gemtable.server.db import PlayRow, normalize_url
+
+    engine = create_engine(normalize_url(db_url))
+    try:
+        with engine.connect() as conn:
+            return {r.table_id: r.data for r in conn.execute(select(PlayRow.table_id, PlayRow.data))}
+    finally:
+        engine.dispose()
+
+
+def _timed_tables(ports: list[int], n: int) -> list[tuple[str, int]]:
+    """``n`` two-seat Splendor tables, half real time (600 + 5 s), half a day a move, made in
+    turn at each worker (which then drives their clocks); seat 0 to move at each.  (table, port)"""
+    out = []
+    for i in range(n):
+        clock = {"mode": "realtime", "base": 600, "increment": 5} if i % 2 else {"mode": "turn", "per_move": 86400}
+        port = ports[i % len(ports)]
+        # from several loopback addresses: each may create 10 tables at once
+        with httpx.Client(transport=httpx.HTTPTransport(local_address=f"127.0.0.{2 + i // 8}"), timeout=30) as c:
+            r = c.post(f"http://127.0.0.1:{port}/api/tables", json={
+                "game": "splendor", "players": 2, "clock": clock,
+                "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
+        assert r.status_code == 201, r.text
+        assert r.json()["table"]["to_move"] == [0]
+        out.append((r.json()["table"]["id"], port))
+    return out
+
+
+def _taken_over(db_url: str, ids: list[str], since: float) -> dict[str, dict]:
+    """Wait until every table's running clock was restarted after ``since`` (epoch ms) by the
+    worker that took it over; its stored clocks then."""
+    deadline = time.monotonic() + 120
+    while True:
+        clocks = _stored_clocks(db_url)
+        if all(clocks[t]["running"].get("0", 0) >= since for t in ids):
+            return clocks
+        assert time.monotonic() < deadline, "not every table was taken over"
+        time.sleep(0.5)
+
+
+def _check_charged(before: dict, after: dict, ids: list[str], stopped: float) -> None:
+    """Each running clock was charged up to a heartbeat (every 2 s) before its driver stopped at
+    ``stopped`` (epoch ms), never the time after; the stopped clock kept its value."""
+    charged = {}
+    for t in ids:
+        ran = stopped - before[t]["running"]["0"]  # how long the clock really ran
+        charged[t] = before[t]["remaining"][0] - after[t]["remaining"][0]
+        assert ran - 3000 <= charged[t] <= ran + 500, (t, charged[t], ran)
+        assert after[t]["remaining"][1] == before[t]["remaining"][1]
+    print(f"\ncharged {min(charged.values())}-{max(charged.values())} ms of clocks that ran "
+          f"{stopped - max(before[t]['running']['0'] for t in ids):.0f}+ ms")
+
+
+def _kill(proc) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigkill_on_postgresql_charges_no_downtime_to_any_clock(postgres_url, tmp_path, workers):
+    """Every worker is killed with SIGKILL, the site stays down, then comes back on the same
+    database: the worker that takes each table over charges its running clock up to the last
+    heartbeat of the worker that drove it — never the time the site was down, whichever table
+    it takes over first or last."""
+    from gemtable.server.db import Database
+
+    Database(postgres_url).dispose()  # the schema, before the workers start together
+    ports = [free_port() for _ in range(workers)]
+    procs = [start(postgres_url, port, tmp_path / f"pg{i}.log") for i, port in enumerate(ports)]
+    try:
+        ids = [t for t, _ in _timed_tables(ports, 16)]
+        time.sleep(5.0)  # the clocks run; the drivers write their heartbeats (every 2 s)
+        before = _stored_clocks(postgres_url)
+        for proc in procs:
+            os.killpg(proc.pid, signal.SIGKILL)
+        killed = time.time() * 1000
+        for proc in procs:
+            proc.wait(timeout=30)
+        time.sleep(12.0)  # the site is down
+        back = time.time() * 1000
+        procs = [start(postgres_url, port, tmp_path / f"pg{i}b.log") for i, port in enumerate(ports)]
+        _check_charged(before, _taken_over(postgres_url, ids, back), ids, killed)
+    finally:
+        for proc in procs:
+            _kill(proc)
+
+
+def test_a_frozen_then_killed_worker_s_tables_are_not_charged_while_it_drove_none(postgres_url, tmp_path):
+    """Two workers drive half the timed tables each.  Worker A freezes (SIGSTOP: its connections
+    stay open, so it keeps its leases, but it does nothing), and is killed 10 s later; worker B,
+    alive all along, takes A's tables over.  Their clocks are charged up to A's last heartbeat:
+    not the seconds while nobody drove them, although B was alive and beating meanwhile."""
+    from gemtable.server.db import Database
+
+    Database(postgres_url).dispose()
+    ports = [free_port(), free_port()]
+    procs = [start(postgres_url, port, tmp_path / f"w{i}.log") for i, port in enumerate(ports)]
+    try:
+        tables = _timed_tables(ports, 16)
+        at_a = [t for t, port in tables if port == ports[0]]
+        time.sleep(5.0)
+        before = _stored_clocks(postgres_url)
+        os.killpg(procs[0].pid, signal.SIGSTOP)
+        frozen = time.time() * 1000
+        time.sleep(10.0)
+        os.killpg(procs[0].pid, signal.SIGKILL)
+        killed = time.time() * 1000
+        procs[0].wait(timeout=30)
+        _check_charged(before, _taken_over(postgres_url, at_a, killed), at_a, frozen)
+        assert httpx.get(f"http://127.0.0.1:{ports[1]}/api/health", timeout=30).status_code == 200
+    finally:
+        for proc in procs:
+            _kill(proc)

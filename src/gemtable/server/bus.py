@@ -77,6 +77,9 @@ class LocalBus:
     def owns(self, table_id: str) -> bool:
         return True
 
+    def arriving(self, table_id: str) -> bool:
+        return False
+
     async def start(self, manager: TableManager) -> None:
         pass
 
@@ -111,6 +114,7 @@ class PgBus:
         self.alive_every = alive_every
         self.dead_after = dead_after
         self.owned: set[str] = set()
+        self._arriving: set[str] = set()  # leases just taken, whose takeover is under way
         self.m: TableManager | None = None
         self._listen_conn: Any = None
         self._lock_conn: Any = None
@@ -222,6 +226,11 @@ class PgBus:
     def owns(self, table_id: str) -> bool:
         return table_id in self.owned
 
+    def arriving(self, table_id: str) -> bool:
+        """This worker took the table's lease and is still taking it over (its clocks are not
+        yet charged up to the old driver's heartbeat): nothing here checks or beats its clocks."""
+        return table_id in self._arriving
+
     async def _locks(self) -> Any:
         if self._lock_conn is None or self._lock_conn.closed:
             if self.owned:  # the old connection took its locks with it
@@ -273,8 +282,15 @@ class PgBus:
             got = [r[0] for r in await cur.fetchall()]
             for table_id in got:
                 self.owned.add(table_id)
-            for table_id in got:
-                await self.m.took_over(table_id)
+            self._arriving.update(got)
+            try:
+                for table_id in got:
+                    try:
+                        await self.m.took_over(table_id)
+                    finally:
+                        self._arriving.discard(table_id)
+            finally:
+                self._arriving.difference_update(got)
 
     async def _sweep(self) -> None:
         while not self._closing:

@@ -203,6 +203,7 @@ class Database:
                       "rev": "INTEGER NOT NULL DEFAULT 0"},
         "gt_seats": {"player_id": "VARCHAR(32)", "open_seat": "BOOLEAN NOT NULL DEFAULT FALSE"},
         "gt_actions": {"nonce": "VARCHAR(16)"},
+        "gt_table_play": {"alive_ms": "BIGINT"},
     }
 
     @property
@@ -373,6 +374,9 @@ class PlayRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # when the worker driving the table's clocks was last known alive (epoch ms, its heartbeat):
+    # a worker taking the table over charges running clocks up to here, not further
+    alive_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class HeartbeatRow(Base):

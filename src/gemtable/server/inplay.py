@@ -18,7 +18,10 @@ Time is epoch milliseconds from ``InPlay.clock`` (tests replace it and call
   a seat whose clock ran out again stays with the bot.
 - Time the server was down is not charged: running clocks are charged up to
   the last heartbeat (written every ``heartbeat`` seconds while a clock runs)
-  and restart when the table is loaded again.
+  and restart when the table is loaded again.  With several workers each
+  table has its own heartbeat, written by the worker driving its clocks, so a
+  worker taking a table over charges it up to its old driver's last sign of
+  life, never up to another worker's.
 - Undo removes the seat's last action if it drew and revealed nothing and the
   seat is still to move (its turn is not over); at tables where only one
   person plays (one human seat, or every human seat held by the same player)
@@ -38,7 +41,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from gemtable.core import Match
@@ -321,13 +324,19 @@ class InPlay:
         if table.play is not None and table.play.timed:
             self._background(table, self.check(table), "clock check after a takeover")
 
+    def _load_alive(self, table_id: str) -> int | None:
+        """When the last worker driving ``table_id`` was last known alive (its heartbeat)."""
+        with self.m.db.session() as s:
+            return s.scalar(select(PlayRow.alive_ms).where(PlayRow.table_id == table_id))
+
     @retrying
     async def _take_over(self, table: LiveTable) -> None:
         async with table.lock:
             play = self.play(table)
             if not play.running:
                 return
-            last = await self.m._db(self._load_heartbeat)
+            # none yet: the driver died within a heartbeat of starting the clocks (charged nothing)
+            last = await self.m._db(self._load_alive, table.id)
             now = self.now()
             new = play.copy()
             if new.resume(now, last, now):
@@ -628,22 +637,33 @@ class InPlay:
         from .tables import Rejected
 
         handed: list[tuple[str, int, str]] = []
-        running = False
         for table in list(self.m.tables.values()):
-            if table.play is None or not table.play.timed or not self.m.bus.owns(table.id):
-                continue  # no clock, or another worker drives this table (bus.py)
+            if table.play is None or not table.play.timed or not self.m.bus.owns(table.id) \
+                    or self.m.bus.arriving(table.id):
+                continue  # no clock, another worker drives this table, or its takeover is under way
             try:
                 handed += [(table.id, p, why) for p, why in await self.check(table)]
             except Rejected as exc:
                 log.warning("clock check of table %s not stored (%s)", table.id, exc.code)
-            running = running or bool(table.play.running)
         now = self.now()
-        if running and now - self._last_beat >= self.settings.heartbeat * 1000:
+        if self._driven() and now - self._last_beat >= self.settings.heartbeat * 1000:
             await self.beat(now)
         return handed
 
+    def _driven(self) -> list[str]:
+        """The tables whose running clocks this worker drives (their takeover done)."""
+        return [t.id for t in list(self.m.tables.values())
+                if t.play is not None and t.play.running and self.m.bus.owns(t.id) and not self.m.bus.arriving(t.id)]
+
     async def beat(self, now: int | None = None) -> None:
+        """The heartbeat: this server is alive at ``now``, and so is the driver of every table whose
+        clocks it runs.  After a restart (one process) running clocks are charged up to the
+        server's heartbeat; a worker taking a table over (several workers) charges them up to that
+        table's own heartbeat, written only by the worker that drove it, so a takeover never
+        charges the time between the old driver's death and the takeover, however long it took
+        and whichever other workers were alive meanwhile."""
         now = self.now() if now is None else now
+        driven = self._driven()
 
         def store() -> None:
             from sqlalchemy.exc import IntegrityError
@@ -652,6 +672,8 @@ class InPlay:
                 with self.m.db.session() as s:
                     try:
                         s.merge(HeartbeatRow(id=1, at_ms=now))
+                        if driven:
+                            s.execute(update(PlayRow).where(PlayRow.table_id.in_(driven)).values(alive_ms=now))
                         s.commit()
                         return
                     except IntegrityError:
