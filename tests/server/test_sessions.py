@@ -16,7 +16,8 @@ from sqlalchemy import select
 from typer.testing import CliRunner
 
 from gemtable.cli.main import app as cli
-from gemtable.server import create_app, players as players_module
+from gemtable.server import create_app
+from gemtable.server import players as players_module
 from gemtable.server.db import SessionRow
 from gemtable.server.limits import Limits
 
@@ -97,6 +98,27 @@ def test_a_copied_cookie_stops_working_after_logout(client):
     # the account's other browser keeps its own session
     assert me(laptop)["name"] == "Ann"
     assert laptop.get(f"/api/tables/{tid}/seat").json() == {"seat": 0, "token": token}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request, db_url):
+    return db_url if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+
+
+def test_a_logout_at_one_worker_ends_the_session_at_every_worker(shared_url, toy_registered):
+    name = f"Wanda {shared_url[:5]}"
+    with TestClient(create_app(shared_url, bot_delay=0.0, limits=Limits.relaxed())) as one, \
+            TestClient(create_app(shared_url, bot_delay=0.0, limits=Limits.relaxed())) as two:
+        ann = account(one, name)
+        at_two = copy_of(two, ann)
+        assert me(at_two)["name"] == name
+        laptop = login(two, name)
+        assert ann.post("/api/account/logout").status_code == 200
+        assert me(at_two) is None and me(laptop)["name"] == name
+        copied = copy_of(one, laptop)
+        assert me(copied)["name"] == name
+        laptop.post("/api/account/logout", json={"everywhere": True})
+        assert me(copied) is None
 
 
 def test_logout_everywhere_ends_every_session_of_the_player(client):

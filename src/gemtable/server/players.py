@@ -43,6 +43,7 @@ import hashlib
 import os
 import secrets
 import unicodedata
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from fastapi import FastAPI, Request, Response
@@ -159,16 +160,14 @@ class LogoutBody(BaseModel):
     everywhere: Any = Field(False, description="true: end every session of the player, on every browser")
 
 
+@dataclass(slots=True)
 class Who:
     """What a request's cookie stands for: the player, and the session row's key (None for a
     cookie of the old format, ``old``)."""
 
-    __slots__ = ("player", "session", "old")
-
-    def __init__(self, player: PlayerRow | None = None, session: str | None = None, old: bool = False) -> None:
-        self.player = player
-        self.session = session
-        self.old = old
+    player: PlayerRow | None = None
+    session: str | None = None
+    old: bool = False
 
 
 class Identity:
