@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -151,6 +152,7 @@ def test_logging_in_replaces_the_browsers_guest_session(client):
     assert laptop.post("/api/account/login", json={"name": "Ann", "password": "correct horse"}).status_code == 200
     assert cookie_of(laptop) != before and me(laptop)["name"] == "Ann"
     assert me(planted) is None
+    assert cookie_of(login(client, host="203.0.113.62")) != cookie_of(laptop)  # every login: its own session
 
 
 def test_registering_starts_a_fresh_session_and_ends_the_guests_others(client):
@@ -252,6 +254,10 @@ def test_admin_logout_ends_every_session_of_a_player(db_url, client):
         result = runner.invoke(cli, ["admin", "logout", unknown, "--db", db_url])
         assert result.exit_code == 1 and "no player is called" in result.output, result.output
     assert me(bob)["name"] == "Bob"
+    missing = db_url.replace("server.sqlite3", "missing.sqlite3")
+    result = runner.invoke(cli, ["admin", "logout", "Bob", "--db", missing])
+    assert result.exit_code == 1 and "there is no database" in result.output
+    assert not Path(missing[len("sqlite:///"):]).exists()
 
 
 # -- cookies from before sessions ------------------------------------------------------------------

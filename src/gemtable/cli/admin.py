@@ -17,10 +17,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """End every session of the player NAME: every browser logged in as NAME is logged out
         at once (on every worker).  A guest cannot come back; an account logs in again."""
-        from gemtable.server.db import Database, default_db_url
+        from pathlib import Path
+
+        from gemtable.server.db import Database, default_db_url, normalize_url
         from gemtable.server.players import end_sessions
 
-        database = Database(db or default_db_url())
+        url = normalize_url(db or default_db_url())
+        if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
+            typer.echo(f"error: there is no database at {url[len('sqlite:///'):]}", err=True)
+            raise typer.Exit(1)
+        database = Database(url)
         try:
             ended = end_sessions(database, name)
         finally:

@@ -253,12 +253,13 @@ class Identity:
             if found is None:
                 return None
             row, player = found
+            # Core statements: another request may have ended this row meanwhile (no stale-row error)
             if row.last_seen + SESSION_IDLE <= t or row.expires_at <= t:
-                s.delete(row)
+                s.execute(delete(SessionRow).where(SessionRow.id == key))
                 s.commit()
                 return None
             if t - row.last_seen >= SEEN_EVERY:
-                row.last_seen = t
+                s.execute(update(SessionRow).where(SessionRow.id == key).values(last_seen=t))
                 s.commit()
             return player
 
