@@ -480,9 +480,9 @@ def _cpu_name() -> str:
 
 
 # ---------------------------------------------------------------------------
-# commands living in their own modules (simulate, tournament, ladder, serve, train, distill)
+# commands living in their own modules (simulate, tournament, ladder, serve, train, distill, admin)
 # ---------------------------------------------------------------------------
-for _module in ("simulate", "tournament", "ladder", "serve", "train", "distill"):
+for _module in ("simulate", "tournament", "ladder", "serve", "train", "distill", "admin"):
     try:
         _mod = importlib.import_module(f"gemtable.cli.{_module}")
     except ModuleNotFoundError as _exc:  # a module not yet written

@@ -124,6 +124,25 @@ class PlayerRow(Base):
     name_key: Mapped[str] = mapped_column(String(100), unique=True, index=True)  # case-folded name
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    # until when a cookie of the format before sessions (the signed player id) still counts
+    # for this guest; None: until the guest's first session (players.py explains)
+    old_cookie_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True, default=utcnow)
+
+
+class SessionRow(Base):
+    """A logged-in browser: the cookie's session secret, known here only by its SHA-256 hash.
+
+    A session ends when it is unused for a while (``last_seen``), at ``expires_at`` (the
+    cookie's lifetime), at logout, or when the player ends its sessions (players.py).
+    """
+
+    __tablename__ = "gt_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # hex SHA-256 of the secret
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    last_seen: Mapped[dt.datetime] = mapped_column(DateTime)
+    expires_at: Mapped[dt.datetime] = mapped_column(DateTime)
 
 
 class SettingRow(Base):
@@ -204,6 +223,7 @@ class Database:
         "gt_seats": {"player_id": "VARCHAR(32)", "open_seat": "BOOLEAN NOT NULL DEFAULT FALSE"},
         "gt_actions": {"nonce": "VARCHAR(16)"},
         "gt_table_play": {"alive_ms": "BIGINT"},
+        "gt_players": {"old_cookie_until": "TIMESTAMP"},
     }
 
     @property

@@ -37,12 +37,16 @@ class Limits:
     create_burst: int = 10
     auth_fail_rate: float = 1.0  # refused tokens per second
     auth_fail_burst: int = 20
-    # players (players.py): guest identities created, login/register attempts, failed logins per name
+    # players (players.py): guest identities created, login/register/password attempts, failed logins
     player_rate: float = 1 / 6
     player_burst: int = 10
-    login_rate: float = 1 / 6  # every login or registration (argon2 costs CPU), per address
+    login_rate: float = 1 / 6  # every login, registration or password change (argon2 costs CPU), per address
     login_burst: int = 10
-    login_name_rate: float = 1 / 60  # failed logins of one name
+    login_pair_rate: float = 1 / 60  # failed logins of one name from one address
+    login_pair_burst: int = 5
+    # failed logins of one name from any address: once spent, only the addresses that failed at
+    # that name recently are refused (the owner, from an address that has not failed, gets in)
+    login_name_rate: float = 1 / 60
     login_name_burst: int = 5
     # lobby and expiry
     lobby_size: int = 100  # tables listed at most
@@ -62,7 +66,8 @@ class Limits:
         """For tests that create many tables from one address: rates out of the way."""
         return cls(create_rate=1e6, create_burst=10**6, auth_fail_rate=1e6, auth_fail_burst=10**6,
                    ws_rate=1e6, ws_burst=10**6, player_rate=1e6, player_burst=10**6,
-                   login_rate=1e6, login_burst=10**6, login_name_rate=1e6, login_name_burst=10**6)
+                   login_rate=1e6, login_burst=10**6, login_pair_rate=1e6, login_pair_burst=10**6,
+                   login_name_rate=1e6, login_name_burst=10**6)
 
 
 # -- rate limits -------------------------------------------------------------------
@@ -116,6 +121,14 @@ class RateLimiter:
                 self._forget()
             b = self.buckets[key] = TokenBucket(self.rate, self.burst)
         return b
+
+    def spent(self, key: str) -> bool:
+        """Whether ``key`` took tokens that have not all come back yet (creates no bucket)."""
+        b = self.buckets.get(key)
+        if b is None:
+            return False
+        b._refill()
+        return b.tokens < b.burst
 
     def _forget(self) -> None:
         # drop the buckets that are full again (their clients have been quiet)

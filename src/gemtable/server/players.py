@@ -1,27 +1,57 @@
-"""Players: a guest identity in a signed cookie, optional accounts, name rules.
+"""Players: guests and accounts, their browsers' sessions, name rules.
 
-The cookie ``gt_player`` holds only a random player id, signed with the
-server's secret (``GEMTABLE_SECRET``, or one generated once and stored in the
-database so that every worker shares it).  It is HttpOnly, SameSite=Lax and
-Secure when the request came over https.  An account is a player with a
-password (argon2id hash); logging in on another browser gives that browser
-the account's cookie.  Nothing here logs a player id, cookie or password.
+A browser is logged in by a session.  The cookie ``gt_player`` holds a random
+session secret signed with the server's secret (``GEMTABLE_SECRET``, or one
+generated once and stored in the database so that every worker shares it);
+never the player id.  The database keeps only the SHA-256 hash of the session
+secret (table ``gt_sessions``), so a copy of the database holds no cookie that
+works.  The cookie is HttpOnly, SameSite=Lax and Secure when the request came
+over https.
+
+A session ends when it has not been used for ``SESSION_IDLE`` (its last use is
+written at most once per ``SEEN_EVERY``, not on every request), at the latest
+``SESSION_MAX`` after it began (the cookie's own lifetime), and at once, on
+every worker, when its browser logs out.  Logging out with ``everywhere``, a
+password change (which keeps the browser that made it) and
+``gemtable admin logout NAME`` end the player's other sessions too.  Picking a
+name, registering and logging in each start a fresh session and end the one
+the browser had, so a session id planted before a login is worth nothing
+after it.  Ended and expired rows are deleted: on use, and in a sweep when a
+session starts (at most once per ``SWEEP_EVERY`` per worker).
+
+Cookies from before sessions hold the signed player id itself (32 hex
+characters).  Such a cookie is honoured only for a guest (a player without a
+password): a guest cannot log in again, so refusing it would lose the guest's
+games.  ``GET /api/me`` (and renaming) swaps it for a session cookie.  From the
+player's first session on, the old format counts for ``OLD_COOKIE_GRACE``
+more (other tabs that loaded at the same moment still carry the old cookie),
+then never again; logging out ends it at once.  An account's old cookie is
+refused outright: its owner logs in again with the password.
+
+An account is a player with a password (argon2id hash).  Login attempts are
+limited per address, per (address, name) failures, and per name failures, the
+last only for addresses that have failed at that name: someone guessing an
+account's password cannot lock its owner out.  Nothing here logs a session
+secret, cookie, player id or password.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+import hashlib
 import os
 import secrets
 import unicodedata
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from fastapi import FastAPI, Request, Response
 from pydantic import BaseModel, Field
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .db import PlayerRow, SeatRow, SettingRow, TableRow
+from .db import PlayerRow, SeatRow, SessionRow, SettingRow, TableRow, utcnow
 from .limits import MAX_NAME, Limits, RateLimiter
 from .tables import Rejected, TableManager
 
@@ -29,9 +59,28 @@ COOKIE = "gt_player"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 SECRET_KEY = "cookie_secret"
 MIN_PASSWORD, MAX_PASSWORD = 8, 200
+SESSION_IDLE = dt.timedelta(days=60)  # a session unused this long has ended
+SESSION_MAX = dt.timedelta(seconds=COOKIE_MAX_AGE)  # and any session after this long
+SEEN_EVERY = dt.timedelta(hours=1)  # how stale a session's last use may be in the database
+SWEEP_EVERY = dt.timedelta(hours=1)  # between deletions of ended sessions, per worker
+OLD_COOKIE_GRACE = dt.timedelta(minutes=2)  # the old cookie format after the first session
+SESSION_BYTES = 32  # of randomness in a session secret
+SESSION_CHARS = 43  # its length as URL-safe base64
 # characters a player name may not hold: controls, invisible formatting (bidi overrides,
 # zero-width ...), private use, unassigned, surrogates, line/paragraph separators
 REFUSED_CATEGORIES = {"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"}
+URLSAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+HEX = frozenset("0123456789abcdef")
+
+
+def now() -> dt.datetime:
+    """The sessions' clock: naive UTC, as the database stores times."""
+    return utcnow()
+
+
+def digest(secret: str) -> str:
+    """The session row's key: the SHA-256 of the cookie's session secret (hex)."""
+    return hashlib.sha256(secret.encode("ascii")).hexdigest()
 
 
 # -- names ----------------------------------------------------------------------------
@@ -102,20 +151,42 @@ class LoginBody(BaseModel):
     password: Any = Field(..., description="the account's password")
 
 
+class PasswordBody(BaseModel):
+    password: Any = Field(..., description="the account's current password")
+    new_password: Any = Field(..., description=f"the new password: {MIN_PASSWORD}-{MAX_PASSWORD} characters")
+
+
+class LogoutBody(BaseModel):
+    everywhere: Any = Field(False, description="true: end every session of the player, on every browser")
+
+
+@dataclass(slots=True)
+class Who:
+    """What a request's cookie stands for: the player, and the session row's key (None for a
+    cookie of the old format, ``old``)."""
+
+    player: PlayerRow | None = None
+    session: str | None = None
+    old: bool = False
+
+
 class Identity:
-    """Players of one server: the cookie signer, the database and the login limits."""
+    """Players of one server: the cookie signer, sessions, the database and the login limits."""
 
     def __init__(self, manager: Callable[[], TableManager], limits: Limits) -> None:
         self.manager = manager
         self.limits = limits
         self._signer = None
+        self._old_signer = None
         self._signer_lock = asyncio.Lock()
         from argon2 import PasswordHasher
 
         self.hasher = PasswordHasher()
         self._dummy_hash: str | None = None
+        self._swept: dt.datetime | None = None
         self.new_players = RateLimiter(limits.player_rate, limits.player_burst)
         self.login_address = RateLimiter(limits.login_rate, limits.login_burst)
+        self.login_pair = RateLimiter(limits.login_pair_rate, limits.login_pair_burst)
         self.login_name = RateLimiter(limits.login_name_rate, limits.login_name_burst)
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -140,39 +211,89 @@ class Identity:
             return s.get(SettingRow, SECRET_KEY).value
 
     async def signer(self):
+        """The signer of session cookies (its salt differs from the old format's)."""
         if self._signer is None:
             async with self._signer_lock:
                 if self._signer is None:
                     from itsdangerous import Signer
 
                     secret = await self.db(self._secret)
-                    self._signer = Signer(secret, salt="gemtable.player")
+                    self._old_signer = Signer(secret, salt="gemtable.player")
+                    self._signer = Signer(secret, salt="gemtable.session")
         return self._signer
 
-    async def player_id(self, request: Request) -> str | None:
-        """The id in a valid cookie (not checked against the database)."""
+    async def _unsign(self, request: Request) -> tuple[str, str] | None:
+        """``("session", secret)`` or ``("old", player id)`` from a validly signed cookie, else None."""
         raw = request.cookies.get(COOKIE)
         if not raw or len(raw) > 200:
             return None
         from itsdangerous import BadSignature
 
+        signer = await self.signer()
         try:
-            value = (await self.signer()).unsign(raw.encode("utf-8", "surrogatepass")).decode("ascii")
-        except (BadSignature, UnicodeError, ValueError):
+            data = raw.encode("utf-8", "surrogatepass")
+        except UnicodeError:
             return None
-        return value if len(value) == 32 else None
+        for kind, sign, size, alphabet in (("session", signer, SESSION_CHARS, URLSAFE),
+                                           ("old", self._old_signer, 32, HEX)):
+            try:
+                value = sign.unsign(data).decode("ascii")
+            except (BadSignature, UnicodeError, ValueError):
+                continue
+            if len(value) == size and set(value) <= alphabet:
+                return kind, value
+        return None
+
+    def _load_session(self, key: str) -> PlayerRow | None:
+        """The player of a live session; an ended one is deleted.  Notes the use (at most hourly)."""
+        t = now()
+        with self.manager().db.session() as s:
+            found = s.execute(select(SessionRow, PlayerRow).join(PlayerRow, PlayerRow.id == SessionRow.player_id)
+                              .where(SessionRow.id == key)).first()
+            if found is None:
+                return None
+            row, player = found
+            # Core statements: another request may have ended this row meanwhile (no stale-row error)
+            if row.last_seen + SESSION_IDLE <= t or row.expires_at <= t:
+                s.execute(delete(SessionRow).where(SessionRow.id == key))
+                s.commit()
+                return None
+            if t - row.last_seen >= SEEN_EVERY:
+                s.execute(update(SessionRow).where(SessionRow.id == key).values(last_seen=t))
+                s.commit()
+            return player
+
+    def _load_old(self, player_id: str) -> PlayerRow | None:
+        """The guest of an old-format cookie, while that format still counts for it."""
+        with self.manager().db.session() as s:
+            player = s.get(PlayerRow, player_id)
+        if player is None or player.password_hash is not None:
+            return None
+        if player.old_cookie_until is not None and player.old_cookie_until <= now():
+            return None
+        return player
+
+    async def who(self, request: Request) -> Who:
+        """The cookie's player and session (an empty ``Who`` for no cookie, a forged or ended one)."""
+        found = await self._unsign(request)
+        if found is None:
+            return Who()
+        kind, value = found
+        if kind == "session":
+            key = digest(value)
+            player = await self.db(self._load_session, key)
+            return Who(player, key) if player is not None else Who()
+        player = await self.db(self._load_old, value)
+        return Who(player, None, True) if player is not None else Who()
+
+    async def player_id(self, request: Request) -> str | None:
+        """The id of the cookie's player (a live session, or a guest's cookie of the old format)."""
+        player = (await self.who(request)).player
+        return None if player is None else player.id
 
     async def current(self, request: Request) -> PlayerRow | None:
-        """The cookie's player, or None (no cookie, a forged one, or a player removed since)."""
-        pid = await self.player_id(request)
-        if pid is None:
-            return None
-
-        def load() -> PlayerRow | None:
-            with self.manager().db.session() as s:
-                return s.get(PlayerRow, pid)
-
-        return await self.db(load)
+        """The cookie's player, or None (no cookie, a forged one, an ended session, a player removed since)."""
+        return (await self.who(request)).player
 
     async def require(self, request: Request) -> PlayerRow:
         player = await self.current(request)
@@ -180,20 +301,87 @@ class Identity:
             raise Rejected("no_player", "Pick a name first: this needs a player (the gt_player cookie).", 401)
         return player
 
-    async def set_cookie(self, request: Request, response: Response, player_id: str) -> None:
-        value = (await self.signer()).sign(player_id.encode("ascii")).decode("ascii")
+    # -- sessions ------------------------------------------------------------------
+    def _start(self, player_id: str, replaces: str | None, alone: bool) -> str:
+        """A new session of the player (its secret); ``replaces``: the browser's session, ended;
+        ``alone``: every other session of the player ends too."""
+        secret = secrets.token_urlsafe(SESSION_BYTES)
+        t = now()
+        with self.manager().db.session() as s:
+            if alone:
+                s.execute(delete(SessionRow).where(SessionRow.player_id == player_id))
+            if replaces is not None:
+                s.execute(delete(SessionRow).where(SessionRow.id == replaces))
+            s.add(SessionRow(id=digest(secret), player_id=player_id, created_at=t, last_seen=t,
+                             expires_at=t + SESSION_MAX))
+            # the old cookie format counts a little longer for this player, then never again
+            s.execute(update(PlayerRow).where(PlayerRow.id == player_id, PlayerRow.old_cookie_until.is_(None))
+                      .values(old_cookie_until=t + OLD_COOKIE_GRACE))
+            if self._swept is None or t - self._swept >= SWEEP_EVERY:
+                self._swept = t
+                s.execute(delete(SessionRow).where(or_(SessionRow.last_seen <= t - SESSION_IDLE,
+                                                       SessionRow.expires_at <= t)))
+            s.commit()
+        return secret
+
+    async def start_session(self, request: Request, response: Response, player_id: str,
+                            replaces: str | None = None, alone: bool = False) -> None:
+        """Log this browser in as the player: a fresh session and its cookie (see ``_start``)."""
+        secret = await self.db(self._start, player_id, replaces, alone)
+        value = (await self.signer()).sign(secret.encode("ascii")).decode("ascii")
         response.set_cookie(COOKIE, value, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",
                             secure=request.url.scheme in ("https", "wss"))
+
+    def _end(self, player_id: str | None, session: str | None, everywhere: bool, keep: str | None = None,
+             password_hash: str | None = None) -> int:
+        """End a session, or (``everywhere``) every session of the player but ``keep``, and
+        its old-format cookie; with ``password_hash``, the player's new password in the same
+        transaction.  Returns how many sessions ended."""
+        t = now()
+        with self.manager().db.session() as s:
+            if everywhere and player_id is not None:
+                gone = delete(SessionRow).where(SessionRow.player_id == player_id)
+                if keep is not None:
+                    gone = gone.where(SessionRow.id != keep)
+                ended = s.execute(gone).rowcount
+            elif session is not None:
+                ended = s.execute(delete(SessionRow).where(SessionRow.id == session)).rowcount
+            else:
+                ended = 0
+            if player_id is not None and (everywhere or session is None):
+                s.execute(update(PlayerRow).where(PlayerRow.id == player_id, or_(
+                    PlayerRow.old_cookie_until.is_(None), PlayerRow.old_cookie_until > t)).values(old_cookie_until=t))
+            if password_hash is not None and player_id is not None:
+                s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(password_hash=password_hash))
+            s.commit()
+        return ended
 
     @staticmethod
     def clear_cookie(request: Request, response: Response) -> None:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
                                secure=request.url.scheme in ("https", "wss"))
 
+    # -- login limits ----------------------------------------------------------------------
+    def check_limits(self, where: str, key: str | None) -> None:
+        """Refuse (429) an attempt at the password of name ``key`` from address ``where``; spends
+        the address's token for an attempt."""
+        pair, name = f"{where}\n{key}", f"name:{key}"
+        if self.login_pair.bucket(pair).empty():
+            raise self.limited(self.login_pair, pair, "failed logins for this name from your address")
+        if self.login_pair.spent(pair) and self.login_name.bucket(name).empty():
+            raise self.limited(self.login_name, name, "failed logins for this name")
+        if not self.login_address.bucket(where).take():
+            raise self.limited(self.login_address, where, "login attempts from your address")
+
+    def count_failure(self, where: str, key: str | None) -> None:
+        self.login_pair.bucket(f"{where}\n{key}").take()
+        self.login_name.bucket(f"name:{key}").take()
+
     # -- players in the database -----------------------------------------------------
     def _create(self, name: str, key: str, password_hash: str | None) -> PlayerRow:
         with self.manager().db.session() as s:
-            row = PlayerRow(id=secrets.token_hex(16), name=name, name_key=key, password_hash=password_hash)
+            row = PlayerRow(id=secrets.token_hex(16), name=name, name_key=key, password_hash=password_hash,
+                            old_cookie_until=now())  # it never had a cookie of the old format
             s.add(row)
             try:
                 s.commit()
@@ -259,8 +447,6 @@ class Identity:
 
     # -- a guest logging in ---------------------------------------------------------------
     def _merge(self, guest_id: str, account_id: str) -> None:
-        from sqlalchemy import delete
-
         from .db import KickedRow
 
         with self.manager().db.session() as s:
@@ -274,6 +460,7 @@ class Identity:
             guest = s.get(PlayerRow, guest_id)
             if guest is not None and guest.password_hash is None:
                 s.delete(guest)  # its name is free again
+                s.execute(delete(SessionRow).where(SessionRow.player_id == guest_id))
             s.commit()
 
     async def merge(self, guest_id: str, account_id: str) -> None:
@@ -300,30 +487,38 @@ def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
     identity = Identity(manager, limits)
     app.state.identity = identity
 
-    async def store(request: Request, response: Response, player: Any, name: str, key: str,
-                    hashed: str | None) -> Any:
-        """A new player (and this browser's cookie), or the current one renamed (and given ``hashed``)."""
-        if player is None:
+    async def store(request: Request, response: Response, who: Who, name: str, key: str,
+                    hashed: str | None) -> PlayerRow:
+        """A new player (and this browser's session), or the current one renamed (and given ``hashed``)."""
+        if who.player is None:
             player = await identity.db(identity._create, name, key, hashed)
-            await identity.set_cookie(request, response, player.id)
+            await identity.start_session(request, response, player.id, who.session)
             return player
-        return await identity.db(identity._rename, player.id, name, key, hashed)
+        player = await identity.db(identity._rename, who.player.id, name, key, hashed)
+        if hashed is not None:  # a guest becomes an account: a fresh session, the only one
+            await identity.start_session(request, response, player.id, who.session, alone=True)
+        elif who.old:  # a guest's cookie from before sessions: from now on a session cookie
+            await identity.start_session(request, response, player.id)
+        return player
 
     @app.get("/api/me", tags=["players"], summary="The player of this browser (cookie), or null")
-    async def me(request: Request) -> dict[str, Any]:
-        return {"player": public(await identity.current(request))}
+    async def me(request: Request, response: Response) -> dict[str, Any]:
+        who = await identity.who(request)
+        if who.old:  # a guest's cookie from before sessions: from now on a session cookie
+            await identity.start_session(request, response, who.player.id)
+        return {"player": public(who.player)}
 
     @app.post("/api/me", tags=["players"],
               summary="Pick a name (a new guest gets the gt_player cookie) or rename this browser's player",
               responses={409: {"description": "the name is taken"}, 429: {"description": "too many new players"}})
     async def pick_name(body: NameBody, request: Request, response: Response) -> dict[str, Any]:
         name, key = player_name(body.name)
-        player = await identity.current(request)
-        if player is None:
+        who = await identity.who(request)
+        if who.player is None:
             where = address(request)
             if not identity.new_players.bucket(where).take():
                 raise identity.limited(identity.new_players, where, "new players from your address")
-        return {"player": public(await store(request, response, player, name, key, None))}
+        return {"player": public(await store(request, response, who, name, key, None))}
 
     @app.post("/api/account/register", tags=["players"],
               summary="Give this browser's player (or a new one) a password, making it an account",
@@ -331,7 +526,8 @@ def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
                          429: {"description": "too many attempts (see Retry-After)"}})
     async def register(body: RegisterBody, request: Request, response: Response) -> dict[str, Any]:
         password = check_password(body.password)
-        player = await identity.current(request)
+        who = await identity.who(request)
+        player = who.player
         if player is not None and player.password_hash is not None:
             raise Rejected("has_account", "This player already has an account: log out to make another one.", 409)
         if body.name is None:
@@ -344,12 +540,13 @@ def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
         if not identity.login_address.bucket(where).take():
             raise identity.limited(identity.login_address, where, "login attempts from your address")
         hashed = await identity.hash(password)
-        return {"player": public(await store(request, response, player, name, key, hashed))}
+        return {"player": public(await store(request, response, who, name, key, hashed))}
 
     @app.post("/api/account/login", tags=["players"],
-              summary="Log in: this browser becomes the account's player",
+              summary="Log in: this browser becomes the account's player (a new session)",
               responses={403: {"description": "wrong name or password"},
-                         429: {"description": "too many attempts from this address or at this name (see Retry-After)"}})
+                         429: {"description": "too many attempts from this address, or failed ones at this name "
+                                              "(see Retry-After)"}})
     async def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
         if not isinstance(body.name, str) or not isinstance(body.password, str):
             raise Rejected("malformed", "'name' and 'password' must be text.", 422)
@@ -358,29 +555,79 @@ def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
                                            f"{MAX_PASSWORD} characters.", 422)
         key = name_key(body.name)
         where = address(request)
-        if identity.login_name.bucket(f"name:{key}").empty():
-            raise identity.limited(identity.login_name, f"name:{key}", "failed logins for this name")
-        if not identity.login_address.bucket(where).take():
-            raise identity.limited(identity.login_address, where, "login attempts from your address")
+        identity.check_limits(where, key)
         row = None if key is None else await identity.db(identity._by_key, key)
         ok = await identity.verify(row.password_hash if row is not None else None, body.password)
         if not ok or row is None:
-            identity.login_name.bucket(f"name:{key}").take()
+            identity.count_failure(where, key)
             raise Rejected("bad_login", "Wrong name or password.", 403)
         if identity.hasher.check_needs_rehash(row.password_hash):
             await identity.db(identity._set_hash, row.id, await identity.hash(body.password))
-        guest = await identity.current(request)
+        who = await identity.who(request)
+        guest = who.player
         if guest is not None and guest.password_hash is None and guest.id != row.id:
             await identity.merge(guest.id, row.id)
-        await identity.set_cookie(request, response, row.id)
+        await identity.start_session(request, response, row.id, who.session)
         return {"player": public(row)}
 
-    @app.post("/api/account/logout", tags=["players"], summary="Forget this browser's player (the cookie)")
-    async def logout(request: Request, response: Response) -> dict[str, Any]:
+    @app.post("/api/account/password", tags=["players"],
+              summary="Change this account's password; ends its sessions on every other browser",
+              responses={401: {"description": "this browser is not logged in"},
+                         403: {"description": "the current password is wrong"},
+                         409: {"description": "this player has no password yet (create an account instead)"},
+                         429: {"description": "too many attempts (see Retry-After)"}})
+    async def change_password(body: PasswordBody, request: Request) -> dict[str, Any]:
+        if not isinstance(body.password, str) or any("\ud800" <= ch <= "\udfff" for ch in body.password) \
+                or len(body.password) > MAX_PASSWORD:
+            raise Rejected("bad_password", "The current password must be valid Unicode text of at most "
+                                           f"{MAX_PASSWORD} characters.", 422)
+        new = check_password(body.new_password)
+        who = await identity.who(request)
+        player = who.player
+        if player is None or who.session is None:
+            raise Rejected("no_player", "Log in first: changing the password needs this account's session.", 401)
+        if player.password_hash is None:
+            raise Rejected("no_account", "This player has no password yet: create an account instead.", 409)
+        where = address(request)
+        identity.check_limits(where, player.name_key)
+        if not await identity.verify(player.password_hash, body.password):
+            identity.count_failure(where, player.name_key)
+            raise Rejected("bad_password", "The current password is wrong.", 403)
+        hashed = await identity.hash(new)
+        await identity.db(identity._end, player.id, who.session, True, who.session, hashed)
+        return {"player": public(player)}
+
+    @app.post("/api/account/logout", tags=["players"],
+              summary="Log this browser out (its session ends on every worker); with everywhere: every browser")
+    async def logout(request: Request, response: Response, body: LogoutBody | None = None) -> dict[str, Any]:
+        everywhere = False if body is None else body.everywhere
+        if not isinstance(everywhere, bool):
+            raise Rejected("malformed", "'everywhere' must be true or false.", 422)
+        who = await identity.who(request)
+        if who.player is not None:
+            await identity.db(identity._end, who.player.id, who.session, everywhere)
         identity.clear_cookie(request, response)
         return {"player": None}
 
     return identity
+
+
+def end_sessions(database, name: str) -> int | None:
+    """End every session of the player called ``name`` (and its old-format cookie); how many
+    sessions ended, or None when no player has that name.  For ``gemtable admin logout``."""
+    key = name_key(name)
+    if key is None:
+        return None
+    t = now()
+    with database.session() as s:
+        player = s.scalar(select(PlayerRow).where(PlayerRow.name_key == key))
+        if player is None:
+            return None
+        ended = s.execute(delete(SessionRow).where(SessionRow.player_id == player.id)).rowcount
+        if player.old_cookie_until is None or player.old_cookie_until > t:
+            player.old_cookie_until = t
+        s.commit()
+    return ended
 
 
 def count_players(database) -> int:

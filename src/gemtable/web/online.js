@@ -114,7 +114,8 @@ export function ensureName(why = "Pick a name first: the other players see it at
   });
 }
 
-// One dialog for: pick a name / rename, log in, create an account (set a password), log out.
+// One dialog for: pick a name / rename, log in, create an account (set a password), log out,
+// change the password.
 export function openAccountDialog(mode, note = null) {
   const old = document.getElementById("account-dialog");
   if (old) old.close();
@@ -128,7 +129,7 @@ export function openAccountDialog(mode, note = null) {
   dlg.addEventListener("click", (e) => { if (e.target === dlg) dlg.close(); });
   dlg.addEventListener("close", () => dlg.remove());
   const done = (text) => { dlg.close(); if (text) shell.toast(text, "ok"); };
-  const switchTo = (m) => h("button", { type: "button", class: "linkish", text: { login: "I have an account: log in", pick: "Play as a guest instead", register: "Create an account" }[m], onclick: () => show(m) });
+  const switchTo = (m) => h("button", { type: "button", class: "linkish", text: { login: "I have an account: log in", pick: "Play as a guest instead", register: "Create an account", password: "Change your password" }[m], onclick: () => show(m) });
 
   function passwordForm(id, withName, label, submit) {
     const name = h("input", { id: `${id}-name`, maxlength: 24, autocomplete: "username", placeholder: "Name", "aria-label": "Name", required: "", value: (me.player && me.player.name) || "" });
@@ -172,12 +173,34 @@ export function openAccountDialog(mode, note = null) {
       );
     } else if (m === "logout") {
       heading.textContent = "Log out";
+      const logout = (everywhere) => async () => {
+        try {
+          await shell.api("/api/account/logout", { method: "POST", body: everywhere ? { everywhere: true } : {} });
+          setPlayer(null);
+          done(everywhere ? "Logged out on every browser" : "Logged out");
+        } catch (ex) { shell.toast(errText(ex)); }
+      };
       fill(body,
         h("p", { text: "This browser forgets who you are; log in again with your name and password." }),
-        h("p", {}, [h("button", { type: "button", class: "primary", id: "logout-go", text: "Log out", onclick: async () => {
-          try { await shell.api("/api/account/logout", { method: "POST", body: {} }); setPlayer(null); done("Logged out"); } catch (ex) { shell.toast(errText(ex)); }
-        } })]),
+        h("p", {}, [h("button", { type: "button", class: "primary", id: "logout-go", text: "Log out", onclick: logout(false) })]),
+        h("p", {}, [h("button", { type: "button", class: "linkish", id: "logout-everywhere", text: "Log out on every browser", onclick: logout(true) })]),
+        me.player && me.player.account ? h("p", {}, [switchTo("password")]) : null,
       );
+    } else if (m === "password") {
+      heading.textContent = "Change your password";
+      const current = h("input", { id: "password-current", type: "password", autocomplete: "current-password", placeholder: "Current password", "aria-label": "Current password", required: "" });
+      const fresh = h("input", { id: "password-new", type: "password", autocomplete: "new-password", placeholder: "New password", "aria-label": "New password", required: "", minlength: 8 });
+      const err = h("p", { class: "form-error", role: "alert", id: "password-error" });
+      const form = h("form", { class: "account-form" }, [current, fresh, h("button", { type: "submit", class: "primary", id: "password-go", text: "Change password" }), err]);
+      form.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        err.textContent = "";
+        try {
+          await shell.api("/api/account/password", { method: "POST", body: { password: current.value, new_password: fresh.value } });
+          done("Password changed: every other browser is logged out");
+        } catch (ex) { err.textContent = errText(ex); }
+      });
+      fill(body, h("p", { class: "muted", text: "Every other browser logged in as you is logged out; this one stays logged in." }), form);
     }
   }
   show(mode);
