@@ -59,8 +59,8 @@ CLOSE_TOO_BIG = 1009
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    # the site's own requests carry their origin (under "no-referrer" a browser sends
-    # "Origin: null" with a same-origin POST); other sites are told nothing
+    # the site's own requests carry its origin, which Guard checks (under "no-referrer" the Fetch
+    # standard has a browser send "Origin: null" with them); other sites are told nothing
     (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
 ]
