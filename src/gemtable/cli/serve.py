@@ -17,8 +17,11 @@ def register(app: typer.Typer) -> None:
         bot_iterations: int = typer.Option(5000, help="the most search iterations a bot may use per move"),
         bot_workers: int = typer.Option(1, help="threads for bot thinking (tables take turns)"),
         expire_hours: float = typer.Option(24.0, help="remove unfinished tables nobody played at after this long"),
-        behind_proxy: bool = typer.Option(False, help="trust X-Forwarded-For (only behind your own reverse "
-                                                      "proxy: rate limits then count the real client addresses)"),
+        behind_proxy: bool = typer.Option(False, help="trust X-Forwarded-For, -Proto and -Host (only behind your own "
+                                                      "reverse proxy: rate limits then count the real client "
+                                                      "addresses, and the site's own origin is the forwarded one)"),
+        allowed_origin: list[str] = typer.Option(None, help="another origin (https://host[:port]) whose pages may "
+                                                            "change things here besides the site's own; repeatable"),
         log_level: str = typer.Option("info", help="uvicorn log level"),
         workers: int = typer.Option(1, help="server processes sharing the port (more than 1 needs PostgreSQL: "
                                             "--db postgresql://…)"),
@@ -44,8 +47,14 @@ def register(app: typer.Typer) -> None:
         for name, value in (("--bot-seconds", bot_seconds), ("--expire-hours", expire_hours)):
             if not math.isfinite(value) or value <= 0:
                 raise typer.BadParameter(f"{name} must be a positive number")
+        from gemtable.server.origins import OriginCheck
+
+        try:
+            OriginCheck(allowed_origin or ())
+        except ValueError as exc:
+            raise typer.BadParameter(f"--allowed-origin: {exc}") from None
         limits = Limits(bot_seconds=bot_seconds, bot_iterations=max(1, bot_iterations),
-                        expire_after=expire_hours * 3600.0)
+                        expire_after=expire_hours * 3600.0, allowed_origins=tuple(allowed_origin or ()))
         url = db or default_db_url()
         if workers < 1:
             raise typer.BadParameter("--workers must be at least 1")
@@ -55,7 +64,8 @@ def register(app: typer.Typer) -> None:
         shown = url.split("@")[-1] if "@" in url else url
         typer.echo(f"gemtable table at http://{host}:{port}  (database: {shown})")
         if workers == 1:
-            app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers, freeze_gc=True)
+            app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers, freeze_gc=True,
+                              behind_proxy=behind_proxy)
             uvicorn.Server(uvicorn_config(app_, host=host, port=port, log_level=log_level, limits=limits,
                                           behind_proxy=behind_proxy)).run()
             return
@@ -64,7 +74,7 @@ def register(app: typer.Typer) -> None:
         from uvicorn.supervisors import Multiprocess
 
         os.environ["GEMTABLE_SERVE_SETTINGS"] = json.dumps({
-            "db_url": url, "bot_delay": bot_delay, "bot_workers": bot_workers,
+            "db_url": url, "bot_delay": bot_delay, "bot_workers": bot_workers, "behind_proxy": behind_proxy,
             "limits": dataclasses.asdict(limits)})
         config = uvicorn_config("gemtable.server.app:app_from_env", host=host, port=port, log_level=log_level,
                                 limits=limits, behind_proxy=behind_proxy, factory=True, workers=workers)

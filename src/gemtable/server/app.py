@@ -31,10 +31,12 @@ from .limits import (
     Limits,
     RateLimiter,
     TokenBucket,
+    body_nests_deeper,
     depth_exceeds,
     parse_message,
     shown,
 )
+from .origins import OriginCheck
 from .tables import LiveTable, Rejected, Subscriber, TableManager
 
 log = logging.getLogger("gemtable.server")
@@ -57,7 +59,9 @@ CLOSE_TOO_BIG = 1009
 SECURITY_HEADERS = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    # the site's own requests carry its origin, which Guard checks (under "no-referrer" the Fetch
+    # standard has a browser send "Origin: null" with them); other sites are told nothing
+    (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
 ]
 STATIC_TYPES = {".js", ".css", ".svg", ".html", ".png", ".ico", ".woff2", ".json"}
@@ -107,34 +111,58 @@ def error_response(code: str, detail: str, status: int, headers: dict[str, str] 
 
 
 class Guard:
-    """ASGI middleware: header and body size caps, security headers on every response.
+    """ASGI middleware: what is refused before the application sees a request, and security headers.
+
+    In order: a malformed Host header (400), a request target over ``max_target`` (414),
+    headers over ``max_headers`` (431), a state-changing request or WebSocket handshake
+    from another site's page (403 ``bad_origin``, origins.py), a body over ``max_body``
+    (413), a JSON body nested deeper than ``max_depth`` (400 ``malformed``).  A refused
+    request reaches no handler, so it changes nothing.  A refused WebSocket handshake is
+    closed before it is accepted (uvicorn answers it 403).
 
     Bodies are read here (at most ``max_body`` bytes) before the application
     sees them, so an oversized body costs no more than the cap.
     """
 
-    def __init__(self, app, limits: Limits) -> None:
+    def __init__(self, app, limits: Limits, behind_proxy: bool = False) -> None:
         self.app = app
         self.limits = limits
+        self.origins = OriginCheck(limits.allowed_origins, behind_proxy=behind_proxy)
+
+    def _head_refusal(self, scope) -> tuple[int, str, str] | None:
+        """(status, code, sentence) for a request refused on its request line and headers alone."""
+        headers = scope.get("headers") or []
+        if self.origins.bad_host(headers):
+            return 400, "bad_request", "The Host header is not a valid host name (and port)."
+        target = len(scope.get("raw_path") or scope.get("path", "").encode()) + len(scope.get("query_string") or b"")
+        if target > self.limits.max_target:
+            return 414, "uri_too_long", (f"The address (path and query string) is longer than this server's "
+                                         f"limit of {self.limits.max_target // 1024} KiB.")
+        size = sum(len(k) + len(v) + 4 for k, v in headers)
+        if size > self.limits.max_headers:
+            return 431, "headers_too_large", (f"The request headers are larger than this server's limit of "
+                                              f"{self.limits.max_headers // 1024} KiB.")
+        why = self.origins.refusal(scope)
+        if why is not None:
+            return 403, "bad_origin", why
+        return None
 
     async def __call__(self, scope, receive, send):
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
-        headers = scope.get("headers") or []
-        size = sum(len(k) + len(v) + 4 for k, v in headers)
-        if size > self.limits.max_headers:
-            if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 1009, "reason": "request headers too large"})
-                return
-            return await self._refuse(send, 431, "headers_too_large",
-                                      f"The request headers are larger than this server's limit of "
-                                      f"{self.limits.max_headers // 1024} KiB.")
+        refused = self._head_refusal(scope)
         if scope["type"] == "websocket":
+            if refused is not None:
+                return await self._deny_socket(send, *refused)
             scope["gemtable.server_send"] = send  # the server's own send (see abort_connection)
             return await self.app(scope, receive, send)
+        if refused is not None:
+            return await self._refuse(send, *refused)
+        headers = scope.get("headers") or []
 
         too_big = (413, "body_too_large",
                    f"The request body is larger than this server's limit of {self.limits.max_body // 1024} KiB.")
+        json_body = True  # FastAPI reads a body as JSON without a Content-Type, or with a JSON one
         for k, v in headers:
             if k == b"content-length":
                 try:
@@ -142,6 +170,8 @@ class Guard:
                         return await self._refuse(send, *too_big)
                 except ValueError:
                     return await self._refuse(send, 400, "bad_request", "The Content-Length header is not a number.")
+            elif k == b"content-type":
+                json_body = b"json" in v.lower()
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -155,13 +185,19 @@ class Guard:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
+        body = b"".join(chunks)
+        # nesting is counted on the bytes: a parser recursing into [[[[... would fail (or answer
+        # differently) at a depth that depends on the parser, not on the server's limit
+        if json_body and body and body_nests_deeper(body, self.limits.max_depth):
+            return await self._refuse(send, 400, "malformed",
+                                      f"The request body nests deeper than {self.limits.max_depth} levels.")
         replayed = False
 
         async def replay():
             nonlocal replayed
             if not replayed:
                 replayed = True
-                return {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+                return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
         path = scope.get("path", "")
@@ -184,6 +220,38 @@ class Guard:
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close"), *SECURITY_HEADERS]})
         await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    async def _deny_socket(send, status: int, code: str, detail: str) -> None:
+        """Refuse a WebSocket handshake: closed before it is accepted, which uvicorn answers with
+        HTTP 403 and no body.  (uvicorn can send another answer, ASGI's ``websocket.http.response``,
+        but then logs an error for every refused handshake.)"""
+        close_code = {400: CLOSE_MALFORMED, 403: CLOSE_FORBIDDEN}.get(status, CLOSE_TOO_BIG)
+        reason = f"{code}: {detail}".encode("ascii", "replace")[:120].decode()
+        await send({"type": "websocket.close", "code": close_code, "reason": reason})
+
+
+class QuietInvalidText(logging.Filter):
+    """uvicorn closes a WebSocket whose client sent a text frame that is not UTF-8 with 1007, as it
+    should, but logs it as an ERROR with a traceback: a client's mistake, not the server's.  This
+    filter (on the ``uvicorn.error`` logger) turns that record into one INFO line."""
+
+    MESSAGE = "WebSocket closed with 1007: the client sent a text frame that is not valid UTF-8"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, UnicodeDecodeError) and "UTF-8" in str(record.msg):
+            record.msg, record.args = self.MESSAGE, ()
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.exc_info = record.exc_text = None
+            return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+        return True
+
+    @classmethod
+    def install(cls) -> None:
+        logger = logging.getLogger("uvicorn.error")
+        if not any(isinstance(f, cls) for f in logger.filters):
+            logger.addFilter(cls())
 
 
 class SafeStaticFiles(StaticFiles):
@@ -236,23 +304,28 @@ def uvicorn_config(app, host: str = "127.0.0.1", port: int = 8000, log_level: st
                    limits: Limits | None = None, behind_proxy: bool = False, **kwargs: Any):
     """uvicorn settings with the server's limits (used by `gemtable serve` and the tests).
 
-    h11 rather than httptools: h11 caps the size of the request line and
-    headers (``h11_max_incomplete_event_size``); WebSocket frames are capped by
-    ``ws_max_size``.  Forwarded client addresses are trusted only behind a proxy.
+    h11 rather than httptools: h11 caps the size of a request head that has not
+    fully arrived (``h11_max_incomplete_event_size``: the request target's cap plus
+    the headers' cap), and ``http11.GuardedH11Protocol`` answers such a head 414 or 431
+    instead of h11's bare 400; a head that arrived whole is measured by ``Guard``.
+    WebSocket frames are capped by ``ws_max_size``.  Forwarded client addresses are
+    trusted only behind a proxy.
     """
     import uvicorn
 
     limits = limits or getattr(getattr(app, "state", None), "limits", None) or Limits()
     options: dict[str, Any] = dict(
-        host=host, port=port, log_level=log_level, http="h11",
-        h11_max_incomplete_event_size=limits.max_headers,
+        host=host, port=port, log_level=log_level, http="gemtable.server.http11:GuardedH11Protocol",
+        h11_max_incomplete_event_size=limits.max_target + limits.max_headers,
         ws_max_size=limits.max_message, ws_ping_interval=20.0, ws_ping_timeout=20.0,
         proxy_headers=behind_proxy, server_header=False, limit_concurrency=2000, timeout_keep_alive=5,
     )
     if behind_proxy:
         options["forwarded_allow_ips"] = "*" if behind_proxy is True else behind_proxy
     options.update(kwargs)
-    return uvicorn.Config(app, **options)
+    config = uvicorn.Config(app, **options)
+    config.gemtable_max_target = limits.max_target  # read by GuardedH11Protocol
+    return config
 
 
 SETTINGS_ENV = "GEMTABLE_SERVE_SETTINGS"
@@ -262,7 +335,8 @@ def app_from_env() -> FastAPI:
     """The application of one worker of `gemtable serve --workers N` (uvicorn's factory):
     the settings come as JSON in the environment variable GEMTABLE_SERVE_SETTINGS."""
     settings = json.loads(os.environ[SETTINGS_ENV])
-    limits = Limits(**settings.pop("limits", {}))
+    limits = settings.pop("limits", {})
+    limits = Limits(**dict(limits, allowed_origins=tuple(limits.get("allowed_origins", ()))))
     return create_app(settings.pop("db_url"), limits=limits, freeze_gc=True, **settings)
 
 
@@ -288,10 +362,11 @@ def server_gc() -> None:
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
-               bot_workers: int = 1, freeze_gc: bool = False) -> FastAPI:
+               bot_workers: int = 1, freeze_gc: bool = False, behind_proxy: bool = False) -> FastAPI:
     """The server application.  ``freeze_gc`` (a server process of its own, as `gemtable serve`
     starts): once started, the process's garbage collector is set up for serving
-    (``server_gc``)."""
+    (``server_gc``).  ``behind_proxy``: the site's own origin, which alone may change things
+    (origins.py), is the one the proxy forwards (``X-Forwarded-Proto``, ``X-Forwarded-Host``)."""
     holder: dict[str, Any] = {}
     limits = limits or Limits()
     create_limiter = RateLimiter(limits.create_rate, limits.create_burst)
@@ -299,6 +374,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        QuietInvalidText.install()  # (after the server has set its logging up)
         db = await asyncio.to_thread(Database, db_url)
         manager = TableManager(db, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
         app.state.manager = manager
@@ -350,7 +426,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         redoc_url=None,
     )
     app.state.limits = limits
-    app.add_middleware(Guard, limits=limits)
+    OriginCheck(limits.allowed_origins)  # a listed origin that is none fails here (ValueError), not per request
+    app.add_middleware(Guard, limits=limits, behind_proxy=bool(behind_proxy))
 
     def manager() -> TableManager:
         return holder["manager"]

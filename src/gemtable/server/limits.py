@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 import unicodedata
+from array import array
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import orjson
@@ -25,6 +28,9 @@ class Limits:
     # HTTP (see also uvicorn_config in app.py)
     max_body: int = 64 * 1024  # bytes of a request body
     max_headers: int = 16 * 1024  # bytes of all request headers together
+    max_target: int = 8 * 1024  # bytes of the request target (path and query string), as nginx's default
+    # origins besides the site's own whose pages may change things here (scheme://host[:port]; origins.py)
+    allowed_origins: tuple[str, ...] = ()
     # WebSocket
     max_message: int = 64 * 1024  # bytes of one client frame
     max_depth: int = 32  # nesting of one client message
@@ -170,6 +176,36 @@ def depth_exceeds(value: Any, limit: int) -> bool:
             return True
         stack.extend((c, d + 1) for c in children)
     return False
+
+
+# a JSON body seen as bytes: escaped characters, strings, then everything but brackets taken out
+_ESCAPED = re.compile(rb"\\.", re.DOTALL)
+_STRING = re.compile(rb'"[^"]*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+
+
+def body_nests_deeper(body: bytes, limit: int) -> bool:
+    """Whether a JSON request body nests deeper than ``limit`` (as ``depth_exceeds`` counts), read
+    from its bytes before any parser recurses into it: brackets inside strings do not count.
+
+    Linear in the body's length.  Escapes go first (a backslash and the byte after it), so every
+    quote left opens or closes a string, as it does for a JSON parser reading the same bytes; a
+    body that is not JSON is refused by the parser at the first place the two readings could differ.
+    UTF-16 and UTF-32 bodies (which ``json.loads`` accepts) are read as UTF-8 first.
+    """
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    encoding = json.detect_encoding(body)
+    if encoding not in ("utf-8", "utf-8-sig"):
+        try:
+            body = body.decode(encoding).encode("utf-8", "surrogatepass")
+        except (UnicodeError, LookupError):
+            pass  # not text in that encoding either: the parser refuses it
+    brackets = _STRING.sub(b"", _ESCAPED.sub(b"", body)).translate(None, _NOT_BRACKETS)
+    if brackets.count(b"[") + brackets.count(b"{") <= limit:
+        return False
+    return max(accumulate(array("b", brackets.translate(_STEPS)))) > limit
 
 
 def clean_name(name: Any, default: str) -> str:
