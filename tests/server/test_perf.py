@@ -194,7 +194,7 @@ def test_a_socket_subscribing_to_a_copy_let_go_meanwhile_follows_the_table(postg
                 async def send(text: str, got=got) -> None:
                     got.append(json.loads(text))
 
-                sub = Subscriber(0, send)
+                sub = Subscriber(0, send, token=table.seats[0].token)  # seat 0, opened with its token
                 sub.start()
                 followed = two.subscribe(copy, sub)
                 assert followed is (newer if cached_again else copy)
