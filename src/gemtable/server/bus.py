@@ -297,7 +297,7 @@ class PgBus:
             try:
                 if time.monotonic() - self._last_alive >= self.alive_every:
                     self._last_alive = time.monotonic()
-                    gone = await self.m._db(self._alive)
+                    gone = await self.m.run_db(self._alive)
                     for table_id in gone:
                         self.m.on_notify({"t": table_id, "k": "presence"})
                 await self._sweep_once()
@@ -370,7 +370,7 @@ class PgBus:
             if want == have:
                 return
             try:
-                await self.m._db(self._store_presence, table.id, want - have, have - want)
+                await self.m.run_db(self._store_presence, table.id, want - have, have - want)
             except Exception as exc:
                 log.warning("presence at table %s not stored (%s)", table.id, exc)
                 return
@@ -413,7 +413,7 @@ class PgBus:
         self.m = manager
         self._wake = asyncio.Event()
         self._presence_lock = asyncio.Lock()
-        await manager._db(self._alive)
+        await manager.run_db(self._alive)
         self._last_alive = time.monotonic()
         self._listen_conn = await self._connect()
         await self._listen_conn.execute(f"LISTEN {CHANNEL}")
@@ -430,7 +430,7 @@ class PgBus:
             except (asyncio.CancelledError, Exception):
                 pass
         try:
-            await self.m._db(self._forget_worker)
+            await self.m.run_db(self._forget_worker)
         except Exception:
             log.warning("presence rows of this worker not removed (they expire)")
         for conn in (self._listen_conn, self._lock_conn):

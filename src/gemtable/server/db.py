@@ -199,7 +199,7 @@ class Database:
         # PostgreSQL: no pool_pre_ping (a round trip before every transaction).  A database that
         # went away and came back breaks the pooled connections' first use instead: SQLAlchemy
         # sees a disconnection, invalidates the pool, and the server's callers try again on a
-        # fresh connection (TableManager._db retries such errors; tested in test_perf.py).
+        # fresh connection (TableManager.run_db retries such errors; tested in test_perf.py).
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
 

@@ -56,7 +56,7 @@ class GuardedH11Protocol(H11Protocol):
         super().handle_websocket_upgrade(event)
 
     def _refuse(self, status: int, code: str, detail: str) -> None:
-        from .app import SECURITY_HEADERS
+        from .edge import SECURITY_HEADERS
 
         body = json.dumps({"error": code, "detail": detail}).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

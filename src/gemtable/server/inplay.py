@@ -282,7 +282,7 @@ class InPlay:
     async def _read_alive(self) -> None:
         if not self._alive_read:
             self._alive_read = True
-            self.last_alive = await self.m._db(self._load_heartbeat)
+            self.last_alive = await self.m.run_db(self._load_heartbeat)
 
     def _load_heartbeat(self) -> int | None:
         with self.m.db.session() as s:
@@ -298,7 +298,7 @@ class InPlay:
     async def load_extras(self, table: LiveTable) -> None:
         """A table rebuilt from the database: its clocks (downtime not charged) and recent chat."""
         await self._read_alive()
-        data, rematch, lines = await self.m._db(self._load_rows, table.id)
+        data, rematch, lines = await self.m.run_db(self._load_rows, table.id)
         play = PlayState.from_json(data, table.num_players, rematch)
         now = self.now()
         play.gone_since = {p: now for p in range(table.num_players)}
@@ -336,7 +336,7 @@ class InPlay:
             if not play.running:
                 return
             # none yet: the driver died within a heartbeat of starting the clocks (charged nothing)
-            last = await self.m._db(self._load_alive, table.id)
+            last = await self.m.run_db(self._load_alive, table.id)
             now = self.now()
             new = play.copy()
             if new.resume(now, last, now):
@@ -435,7 +435,7 @@ class InPlay:
     async def _write(self, table: LiveTable, play: PlayState, lines: list[tuple[int | None, str]],
                      extra: Callable[[Any], None] | None = None, kind: str = "play") -> list[dict[str, Any]]:
         """``_store`` from the table's cached revision (call under ``table.lock``)."""
-        stored = await self.m._db(self._store, table.id, table.rev, play, lines, extra, kind)
+        stored = await self.m.run_db(self._store, table.id, table.rev, play, lines, extra, kind)
         table.rev += 1
         return stored
 
@@ -452,7 +452,7 @@ class InPlay:
 
     async def system_line(self, table: LiveTable, text: str) -> dict[str, Any]:
         """A system line (public facts only), stored then sent: for joins, leaves and the like."""
-        line = await self.m._db(chatmod.store_line, self.m.db, table.id, None, SYSTEM_NAME, text, True, utcnow(),
+        line = await self.m.run_db(chatmod.store_line, self.m.db, table.id, None, SYSTEM_NAME, text, True, utcnow(),
                                 self.m.bus.publish)
         self._push_lines(table, [line])
         return line
@@ -515,7 +515,7 @@ class InPlay:
         else:
             name = getattr(sub, "player_name", None) or "Spectator"
         async with self._lock(table):
-            line = await self.m._db(chatmod.store_line, self.m.db, table.id, sub.seat, name, text, False, utcnow(),
+            line = await self.m.run_db(chatmod.store_line, self.m.db, table.id, sub.seat, name, text, False, utcnow(),
                                     self.m.bus.publish)
             self._push_lines(table, [line])
         return line
@@ -679,7 +679,7 @@ class InPlay:
                     except IntegrityError:
                         s.rollback()
 
-        await self.m._db(store)
+        await self.m.run_db(store)
         self._last_beat = now
 
     @retrying
@@ -757,7 +757,7 @@ class InPlay:
                     lines = await self._write(table, after, [(seat, chatmod.rematch_offered(table.seats[seat].name))])
                 except Conflict:  # another worker stored its rematch first: this one is not needed
                     self.m.tables.pop(new.id, None)
-                    await self.m._db(self.m._delete, new.id)
+                    await self.m.run_db(self.m._delete, new.id)
                     raise
                 after.gone_since = play.gone_since
                 table.play = after

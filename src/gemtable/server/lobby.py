@@ -18,8 +18,6 @@ import logging
 import secrets
 from typing import Any, Callable
 
-from fastapi import FastAPI, Request
-from pydantic import BaseModel, Field
 from sqlalchemy import select, update
 
 from .db import Conflict, KickedRow, PlayerRow, SeatRow, TableRow, bump, utcnow
@@ -179,7 +177,7 @@ async def _apply(manager: TableManager, table: LiveTable, seats: dict[int, dict[
                  start: bool, kicked: str | None = None) -> None:
     """Store, then change the live table (a failed store changes nothing); call under table.lock."""
     now = utcnow()
-    await manager._db(_store, manager, table.id, seats, "running" if start else None, now, table.rev, kicked)
+    await manager.run_db(_store, manager, table.id, seats, "running" if start else None, now, table.rev, kicked)
     table.rev += 1
     if kicked is not None:
         table.kicked.add(kicked)
@@ -254,9 +252,9 @@ async def bind_seat(manager: TableManager, table: LiveTable, seat: int, player_i
         if target.player is not None:
             return
         try:
-            if not await manager._db(exists):
+            if not await manager.run_db(exists):
                 return
-            await manager._db(store)
+            await manager.run_db(store)
         except Rejected:
             return
         target.player = player_id
@@ -343,96 +341,6 @@ async def _start(manager: TableManager, table: LiveTable, level: str) -> None:
     _after(manager, table, True, "start", None)
 
 
-# -- request bodies ---------------------------------------------------------------------
-class JoinBody(BaseModel):
-    seat: Any = Field(None, description="the open seat to take (default: the first free one)")
-
-
-class KickBody(BaseModel):
-    seat: Any = Field(..., description="the seat whose player is removed")
-
-
-class StartBody(BaseModel):
-    bots: Any = Field(None, description="level of the bots that fill the free seats (a name from "
-                                        "GET /api/bots 'levels'; default: the easiest)")
-
-
-def install(app: FastAPI, manager: Callable[[], TableManager], identity, seat_of, header_token, address) -> None:
-    """The lobby's routes.  ``seat_of`` checks a seat token (rate-limiting refused ones)."""
-
-    async def host_check(table_id: str, request: Request) -> LiveTable:
-        table = await manager().get(table_id)
-        pid = await identity.player_id(request)
-        if pid is not None and table.host_player is not None and secrets.compare_digest(pid, table.host_player):
-            return table
-        token = header_token(request)
-        if token:
-            _, seat = await seat_of(table_id, token, address(request))
-            if seat is not None and seat == table.host_seat:
-                return table
-        raise Rejected("not_host", "Only the table's host can do that.", 403)
-
-    @app.get("/api/tables/{table_id}/seat", tags=["lobby"],
-             summary="This browser's player's seat and token at a table (resume from any browser)")
-    async def my_seat(table_id: str, request: Request) -> dict[str, Any]:
-        player = await identity.require(request)
-        table = await manager().get(table_id)
-        for s in table.seats:
-            if s.player == player.id:
-                return {"seat": s.seat, "token": s.token}
-        raise Rejected("no_seat", "You hold no seat at this table.", 404)
-
-    @app.post("/api/tables/{table_id}/join", tags=["lobby"],
-              summary="Take an open seat of a waiting table (needs a player); returns the seat's token")
-    async def join_table(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
-        player = await identity.require(request)
-        table = await manager().get(table_id)
-        seat = await join(manager(), table, player, body.seat)
-        return {"seat": seat, "token": table.seats[seat].token}
-
-    @app.post("/api/tables/{table_id}/leave", tags=["lobby"],
-              summary="Give your open seat back before the game starts")
-    async def leave_table(table_id: str, request: Request) -> dict[str, Any]:
-        player = await identity.require(request)
-        table = await manager().get(table_id)
-        await leave(manager(), table, player)
-        return {"table": table.summary()}
-
-    @app.post("/api/tables/{table_id}/kick", tags=["lobby"],
-              summary="Host: remove a player who joined an open seat, before the start")
-    async def kick_seat(table_id: str, body: KickBody, request: Request) -> dict[str, Any]:
-        table = await host_check(table_id, request)
-        await kick(manager(), table, body.seat)
-        return {"table": table.summary()}
-
-    @app.post("/api/tables/{table_id}/start", tags=["lobby"],
-              summary="Host: start now; bots of the given level take the free seats")
-    async def start_table(table_id: str, body: StartBody, request: Request) -> dict[str, Any]:
-        table = await host_check(table_id, request)
-        await start(manager(), table, body.bots)
-        return {"table": table.summary()}
-
-    @app.get("/api/tables/{table_id}/invites", tags=["lobby"],
-             summary="Host: the invite links of the invite seats and of the host's own seat, again")
-    async def invites(table_id: str, request: Request) -> dict[str, Any]:
-        table = await host_check(table_id, request)
-        out = []
-        for s in table.seats:
-            if s.kind != "human" or (s.open and s.seat != table.host_seat):
-                continue  # bots; open seats (their tokens belong to whoever joins them)
-            # invite seats: the host made them and had their links from the start
-            kind = "me" if s.seat == table.host_seat and s.player is not None else "human"
-            out.append({"seat": s.seat, "name": s.name, "kind": kind, "token": s.token,
-                        "invite": f"/table/{table.id}#token={s.token}"})
-        return {"seats": out}
-
-    @app.get("/api/me/games", tags=["players"],
-             summary="This browser's player's tables: waiting, running and finished (with results)")
-    async def my_games(request: Request) -> dict[str, Any]:
-        player = await identity.require(request)
-        return await games_of(manager(), player.id)
-
-
 async def games_of(manager: TableManager, player_id: str, finished_limit: int = MY_GAMES_LIMIT,
                    only_finished: bool = False) -> dict[str, list[dict[str, Any]]]:
     """The tables where a player holds a seat, grouped by status (newest first)."""
@@ -468,7 +376,7 @@ async def games_of(manager: TableManager, player_id: str, finished_limit: int = 
             return [(r, seat, seat_rows.get(r.id, []), counts.get(r.id, 0)) for r, seat in picked]
 
     out: dict[str, list[dict[str, Any]]] = {"waiting": [], "running": [], "finished": []}
-    for row, seat, seat_rows, moves in await manager._db(load):
+    for row, seat, seat_rows, moves in await manager.run_db(load):
         live = manager.tables.get(row.id)
         item = live.summary() if live is not None else row_summary(row, seat_rows, moves)
         item["my_seat"] = seat

@@ -46,7 +46,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -190,7 +190,7 @@ class Identity:
         self.login_name = RateLimiter(limits.login_name_rate, limits.login_name_burst)
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await self.manager()._db(fn, *args)
+        return await self.manager().run_db(fn, *args)
 
     # -- the cookie ---------------------------------------------------------------
     def _secret(self) -> str:
@@ -332,7 +332,7 @@ class Identity:
         response.set_cookie(COOKIE, value, max_age=COOKIE_MAX_AGE, path="/", httponly=True, samesite="lax",
                             secure=request.url.scheme in ("https", "wss"))
 
-    def _end(self, player_id: str | None, session: str | None, everywhere: bool, keep: str | None = None,
+    def end_sessions_of(self, player_id: str | None, session: str | None, everywhere: bool, keep: str | None = None,
              password_hash: str | None = None) -> int:
         """End a session, or (``everywhere``) every session of the player but ``keep``, and
         its old-format cookie; with ``password_hash``, the player's new password in the same
@@ -378,7 +378,7 @@ class Identity:
         self.login_name.bucket(f"name:{key}").take()
 
     # -- players in the database -----------------------------------------------------
-    def _create(self, name: str, key: str, password_hash: str | None) -> PlayerRow:
+    def create_player(self, name: str, key: str, password_hash: str | None) -> PlayerRow:
         with self.manager().db.session() as s:
             row = PlayerRow(id=secrets.token_hex(16), name=name, name_key=key, password_hash=password_hash,
                             old_cookie_until=now())  # it never had a cookie of the old format
@@ -390,7 +390,7 @@ class Identity:
                 raise Rejected("name_taken", "That name is taken: choose another one.", 409) from None
             return row
 
-    def _rename(self, player_id: str, name: str, key: str, password_hash: str | None = None) -> PlayerRow:
+    def rename_player(self, player_id: str, name: str, key: str, password_hash: str | None = None) -> PlayerRow:
         with self.manager().db.session() as s:
             row = s.get(PlayerRow, player_id)
             if row is None:
@@ -408,18 +408,18 @@ class Identity:
                 raise Rejected("name_taken", "That name is taken: choose another one.", 409) from None
             return row
 
-    def _by_key(self, key: str) -> PlayerRow | None:
+    def player_by_key(self, key: str) -> PlayerRow | None:
         with self.manager().db.session() as s:
             return s.scalar(select(PlayerRow).where(PlayerRow.name_key == key))
 
-    def _set_hash(self, player_id: str, password_hash: str) -> None:
+    def set_hash(self, player_id: str, password_hash: str) -> None:
         with self.manager().db.session() as s:
             s.execute(update(PlayerRow).where(PlayerRow.id == player_id).values(password_hash=password_hash))
             s.commit()
 
     async def by_name(self, name: Any) -> PlayerRow | None:
         key = name_key(name) if isinstance(name, str) else None
-        return None if key is None else await self.db(self._by_key, key)
+        return None if key is None else await self.db(self.player_by_key, key)
 
     # -- passwords ---------------------------------------------------------------------
     async def hash(self, password: str) -> str:
@@ -479,137 +479,6 @@ class Identity:
         with self.manager().db.session() as s:
             return [(t, n) for t, n in s.execute(
                 select(SeatRow.table_id, SeatRow.seat).where(SeatRow.player_id == player_id))]
-
-
-def install(app: FastAPI, manager: Callable[[], TableManager], limits: Limits,
-            address: Callable[[Request], str]) -> Identity:
-    """Add the player and account routes; returns the Identity the other routes use."""
-    identity = Identity(manager, limits)
-    app.state.identity = identity
-
-    async def store(request: Request, response: Response, who: Who, name: str, key: str,
-                    hashed: str | None) -> PlayerRow:
-        """A new player (and this browser's session), or the current one renamed (and given ``hashed``)."""
-        if who.player is None:
-            player = await identity.db(identity._create, name, key, hashed)
-            await identity.start_session(request, response, player.id, who.session)
-            return player
-        player = await identity.db(identity._rename, who.player.id, name, key, hashed)
-        if hashed is not None:  # a guest becomes an account: a fresh session, the only one
-            await identity.start_session(request, response, player.id, who.session, alone=True)
-        elif who.old:  # a guest's cookie from before sessions: from now on a session cookie
-            await identity.start_session(request, response, player.id)
-        return player
-
-    @app.get("/api/me", tags=["players"], summary="The player of this browser (cookie), or null")
-    async def me(request: Request, response: Response) -> dict[str, Any]:
-        who = await identity.who(request)
-        if who.old:  # a guest's cookie from before sessions: from now on a session cookie
-            await identity.start_session(request, response, who.player.id)
-        return {"player": public(who.player)}
-
-    @app.post("/api/me", tags=["players"],
-              summary="Pick a name (a new guest gets the gt_player cookie) or rename this browser's player",
-              responses={409: {"description": "the name is taken"}, 429: {"description": "too many new players"}})
-    async def pick_name(body: NameBody, request: Request, response: Response) -> dict[str, Any]:
-        name, key = player_name(body.name)
-        who = await identity.who(request)
-        if who.player is None:
-            where = address(request)
-            if not identity.new_players.bucket(where).take():
-                raise identity.limited(identity.new_players, where, "new players from your address")
-        return {"player": public(await store(request, response, who, name, key, None))}
-
-    @app.post("/api/account/register", tags=["players"],
-              summary="Give this browser's player (or a new one) a password, making it an account",
-              responses={409: {"description": "the name is taken, or this player already has an account"},
-                         429: {"description": "too many attempts (see Retry-After)"}})
-    async def register(body: RegisterBody, request: Request, response: Response) -> dict[str, Any]:
-        password = check_password(body.password)
-        who = await identity.who(request)
-        player = who.player
-        if player is not None and player.password_hash is not None:
-            raise Rejected("has_account", "This player already has an account: log out to make another one.", 409)
-        if body.name is None:
-            if player is None:
-                raise Rejected("bad_name", "A new account needs a name.", 422)
-            name, key = player.name, player.name_key
-        else:
-            name, key = player_name(body.name)
-        where = address(request)
-        if not identity.login_address.bucket(where).take():
-            raise identity.limited(identity.login_address, where, "login attempts from your address")
-        hashed = await identity.hash(password)
-        return {"player": public(await store(request, response, who, name, key, hashed))}
-
-    @app.post("/api/account/login", tags=["players"],
-              summary="Log in: this browser becomes the account's player (a new session)",
-              responses={403: {"description": "wrong name or password"},
-                         429: {"description": "too many attempts from this address, or failed ones at this name "
-                                              "(see Retry-After)"}})
-    async def login(body: LoginBody, request: Request, response: Response) -> dict[str, Any]:
-        if not isinstance(body.name, str) or not isinstance(body.password, str):
-            raise Rejected("malformed", "'name' and 'password' must be text.", 422)
-        if any("\ud800" <= ch <= "\udfff" for ch in body.password) or len(body.password) > MAX_PASSWORD:
-            raise Rejected("bad_password", "The password must be valid Unicode text of at most "
-                                           f"{MAX_PASSWORD} characters.", 422)
-        key = name_key(body.name)
-        where = address(request)
-        identity.check_limits(where, key)
-        row = None if key is None else await identity.db(identity._by_key, key)
-        ok = await identity.verify(row.password_hash if row is not None else None, body.password)
-        if not ok or row is None:
-            identity.count_failure(where, key)
-            raise Rejected("bad_login", "Wrong name or password.", 403)
-        if identity.hasher.check_needs_rehash(row.password_hash):
-            await identity.db(identity._set_hash, row.id, await identity.hash(body.password))
-        who = await identity.who(request)
-        guest = who.player
-        if guest is not None and guest.password_hash is None and guest.id != row.id:
-            await identity.merge(guest.id, row.id)
-        await identity.start_session(request, response, row.id, who.session)
-        return {"player": public(row)}
-
-    @app.post("/api/account/password", tags=["players"],
-              summary="Change this account's password; ends its sessions on every other browser",
-              responses={401: {"description": "this browser is not logged in"},
-                         403: {"description": "the current password is wrong"},
-                         409: {"description": "this player has no password yet (create an account instead)"},
-                         429: {"description": "too many attempts (see Retry-After)"}})
-    async def change_password(body: PasswordBody, request: Request) -> dict[str, Any]:
-        if not isinstance(body.password, str) or any("\ud800" <= ch <= "\udfff" for ch in body.password) \
-                or len(body.password) > MAX_PASSWORD:
-            raise Rejected("bad_password", "The current password must be valid Unicode text of at most "
-                                           f"{MAX_PASSWORD} characters.", 422)
-        new = check_password(body.new_password)
-        who = await identity.who(request)
-        player = who.player
-        if player is None or who.session is None:
-            raise Rejected("no_player", "Log in first: changing the password needs this account's session.", 401)
-        if player.password_hash is None:
-            raise Rejected("no_account", "This player has no password yet: create an account instead.", 409)
-        where = address(request)
-        identity.check_limits(where, player.name_key)
-        if not await identity.verify(player.password_hash, body.password):
-            identity.count_failure(where, player.name_key)
-            raise Rejected("bad_password", "The current password is wrong.", 403)
-        hashed = await identity.hash(new)
-        await identity.db(identity._end, player.id, who.session, True, who.session, hashed)
-        return {"player": public(player)}
-
-    @app.post("/api/account/logout", tags=["players"],
-              summary="Log this browser out (its session ends on every worker); with everywhere: every browser")
-    async def logout(request: Request, response: Response, body: LogoutBody | None = None) -> dict[str, Any]:
-        everywhere = False if body is None else body.everywhere
-        if not isinstance(everywhere, bool):
-            raise Rejected("malformed", "'everywhere' must be true or false.", 422)
-        who = await identity.who(request)
-        if who.player is not None:
-            await identity.db(identity._end, who.player.id, who.session, everywhere)
-        identity.clear_cookie(request, response)
-        return {"player": None}
-
-    return identity
 
 
 def end_sessions(database, name: str) -> int | None:

@@ -22,11 +22,10 @@ import asyncio
 import logging
 from typing import Any, Callable
 
-from fastapi import FastAPI
 from sqlalchemy import select, update
 
 from .db import PlayerRow, RatingRow, SeatRow, TableRow, utcnow
-from .tables import LiveTable, Rejected, TableManager
+from .tables import LiveTable, TableManager
 
 log = logging.getLogger("gemtable.server")
 
@@ -128,7 +127,7 @@ def unrated_ids(db) -> list[str]:
 
 async def rate(manager: TableManager, table_id: str) -> bool:
     try:
-        return await manager._db(rate_table, manager.db, table_id)
+        return await manager.run_db(rate_table, manager.db, table_id)
     except Exception:  # tried again at the next start (catch_up)
         log.exception("rating table %s failed", table_id)
         return False
@@ -137,7 +136,7 @@ async def rate(manager: TableManager, table_id: str) -> bool:
 async def catch_up(manager: TableManager) -> int:
     """Start-up: rate the finished tables that were not rated (the server stopped in between)."""
     count = 0
-    for table_id in await manager._db(unrated_ids, manager.db):
+    for table_id in await manager.run_db(unrated_ids, manager.db):
         count += bool(await rate(manager, table_id))
     return count
 
@@ -189,35 +188,3 @@ def ratings_of(db, subject: str) -> dict[str, dict[str, Any]]:
             out[r.game_id] = {"rank": above + 1, "ordinal": round(ordinal(r.mu, r.sigma), 3),
                               "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "games": r.games}
         return out
-
-
-def install(app: FastAPI, manager: Callable[[], TableManager], identity) -> None:
-    from gemtable.games.registry import get_game
-
-    from .limits import shown
-    from .lobby import games_of
-
-    @app.get("/api/leaderboard/{game_id}", tags=["ratings"],
-             summary="A game's OpenSkill leaderboard: accounts and bot levels, best first")
-    async def game_leaderboard(game_id: str) -> list[dict[str, Any]]:
-        try:
-            game = get_game(game_id)
-        except KeyError:
-            raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
-        return await manager()._db(leaderboard, manager().db, game.id)
-
-    @app.get("/api/players/{name}", tags=["ratings"],
-             summary="A player's profile: ratings per game and recent finished games")
-    async def profile(name: str) -> dict[str, Any]:
-        folded = " ".join(name.casefold().split())
-        if folded.startswith("bot:") and folded[4:].strip() in levels():
-            level = folded[4:].strip()
-            ratings = await manager()._db(ratings_of, manager().db, f"bot:{level}")
-            return {"name": bot_name(level), "account": False, "bot": True, "ratings": ratings, "recent": []}
-        player = await identity.by_name(name)
-        if player is None:
-            raise Rejected("no_player", "There is no player of that name.", 404)
-        ratings = await manager()._db(ratings_of, manager().db, f"p:{player.id}")
-        recent = (await games_of(manager(), player.id, finished_limit=RECENT, only_finished=True))["finished"]
-        return {"name": player.name, "account": player.password_hash is not None, "bot": False,
-                "ratings": ratings, "recent": recent}

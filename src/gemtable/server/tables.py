@@ -46,6 +46,7 @@ from gemtable.games.registry import all_games, get_game
 
 from . import inplay
 from .bus import LocalBus, PgBus, make_bus
+from .closes import CLOSE_SEAT_LOST, CLOSE_SLOW
 from .db import (
     ActionRow,
     ActionStore,
@@ -71,8 +72,6 @@ from .limits import (
 log = logging.getLogger("gemtable.server")
 
 MAX_MESSAGE_TEXT = 300  # characters of an error message (never echo unbounded input)
-CLOSE_SLOW = 4408  # see docs/websocket.md
-CLOSE_SEAT_LOST = 4401  # the connection's seat token no longer holds its seat (docs/websocket.md)
 SEAT_LOST = ("This seat is no longer yours: you left it, the host removed you, or it was given to "
              "another player. You can still watch the table.")
 
@@ -594,7 +593,7 @@ class TableManager:
         self.inplay = inplay.InPlay(self)  # clocks, away seats, chat, undo, rematch
 
     # -- the database, off the event loop ----------------------------------------
-    async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a database call in a database thread; retry lock and connection errors with backoff.
 
         Raises Rejected("storage", 503) when the database stays unavailable for
@@ -710,7 +709,7 @@ class TableManager:
                 self.inplay.store_new(s, table)
                 s.commit()
 
-        await self._db(store)
+        await self.run_db(store)
         self.tables[table_id] = table
         if not table.waiting:
             await self.bus.claim(table_id)  # this worker drives its bots and clocks (if nobody else does)
@@ -755,11 +754,11 @@ class TableManager:
                     raise Rejected("no_table", "There is no such table.", 404)
                 self._loading.add(table_id)  # notices heard meanwhile are kept (caught up below)
                 try:
-                    loaded = await self._db(self._read_table, table_id)
+                    loaded = await self.run_db(self._read_table, table_id)
                     table = self._load(table_id, loaded)
                     await self.inplay.load_extras(table)
                     if self.bus.shared:
-                        table.remote_seats = await self._db(self.bus.read_presence, table_id)
+                        table.remote_seats = await self.run_db(self.bus.read_presence, table_id)
                 finally:
                     self._loading.discard(table_id)
                 self.tables[table_id] = table
@@ -805,7 +804,7 @@ class TableManager:
     async def resume_all(self) -> int:
         """Start-up: rebuild every unfinished table from its log and restart its bots."""
         count = 0
-        for table_id in await self._db(self.db.unfinished_ids):
+        for table_id in await self.run_db(self.db.unfinished_ids):
             try:
                 await self.get(table_id)
                 count += 1
@@ -815,7 +814,7 @@ class TableManager:
 
     async def list_tables(self) -> list[dict[str, Any]]:
         out = []
-        rows = await self._db(self.db.list_tables, self.limits.lobby_size, self.limits.lobby_per_creator)
+        rows = await self.run_db(self.db.list_tables, self.limits.lobby_size, self.limits.lobby_per_creator)
         for row in rows:
             live = self.tables.get(row.id)
             if live is not None:
@@ -911,7 +910,7 @@ class TableManager:
                 await self._store_action(table.id, index, seat, action.to_json(), now, result,
                                          expected=table.rev, nonce=secrets.token_hex(8), play=play, rematch=rematch)
             else:
-                await self._db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8),
+                await self.run_db(functools.partial(self._commit, expected=table.rev, nonce=secrets.token_hex(8),
                                                  play=play),
                                table.id, index, seat, action.to_json(), now, result, store_clocks)
             table.rev += 1
@@ -971,7 +970,7 @@ class TableManager:
                 "store_action", passing=(IntegrityError,))
         except IntegrityError:  # the index is taken
             stored = False
-        if not stored and not await self._db(self._stored_by, table_id, index, nonce):
+        if not stored and not await self.run_db(self._stored_by, table_id, index, nonce):
             raise Conflict(table_id)
 
     def _commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
@@ -1023,7 +1022,7 @@ class TableManager:
                 return
             seat.joined = True
             try:
-                await self._db(store)
+                await self.run_db(store)
             except Rejected:  # the flag is shown from memory; it is stored again at the next join
                 seat.joined = False
 
@@ -1206,7 +1205,7 @@ class TableManager:
         was_over = table.over
         presence = False
         if "presence" in kinds:
-            presence = self._set_remote(table, await self._db(self.bus.read_presence, table.id))
+            presence = self._set_remote(table, await self.run_db(self.bus.read_presence, table.id))
         changed = reset = False
         rematch, lines = None, []
         if kinds - {"presence"}:
@@ -1225,13 +1224,13 @@ class TableManager:
                     if changed:
                         self._replays.pop(table.id, None)
                 else:
-                    data = await self._db(self._read_changes, table.id, table.version, full,
+                    data = await self.run_db(self._read_changes, table.id, table.version, full,
                                           after if with_chat else None)
                     if data is None:  # removed meanwhile
                         self.on_notify({"t": table.id, "k": "deleted"})
                         return
                     if not full and not self._appendable(table, data):
-                        data = await self._db(self._read_changes, table.id, table.version, True,
+                        data = await self.run_db(self._read_changes, table.id, table.version, True,
                                               after if with_chat else None)
                         full = True
                     if data["rev"] != table.rev or data["actions"] or full:
@@ -1551,8 +1550,8 @@ class TableManager:
         cutoff = utcnow() - dt.timedelta(seconds=self.limits.expire_after)
         waiting_cutoff = utcnow() - dt.timedelta(seconds=self.limits.waiting_expire_after)
         removed = []
-        expired = await self._db(self.db.expired_ids, cutoff)
-        expired += [t for t in await self._db(self.db.expired_waiting_ids, waiting_cutoff) if t not in expired]
+        expired = await self.run_db(self.db.expired_ids, cutoff)
+        expired += [t for t in await self.run_db(self.db.expired_waiting_ids, waiting_cutoff) if t not in expired]
         for table_id in expired:
             live = self.tables.get(table_id)
             if live is not None:
@@ -1561,7 +1560,7 @@ class TableManager:
                 if live.bot_task is not None:
                     live.bot_task.cancel()
                 del self.tables[table_id]
-            await self._db(self._delete, table_id)
+            await self.run_db(self._delete, table_id)
             removed.append(table_id)
         if removed:
             log.info("removed %d expired tables", len(removed))

@@ -1,0 +1,83 @@
+"""Installed games, their how-to-play and sample views, bot levels, and the health check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from gemtable.games.registry import all_games, get_game
+
+from ..deps import get_limits, get_manager
+from ..edge import SafeJSONResponse
+from ..limits import Limits, shown
+from ..tables import Rejected, TableManager
+from .pages import WEB_DIR
+
+router = APIRouter()
+
+
+def renderer_of(game_id: str) -> str | None:
+    path = WEB_DIR / "games" / f"{game_id}.js"
+    return f"/static/games/{game_id}.js" if path.is_file() else None
+
+
+def known_game(game_id: str):
+    try:
+        return get_game(game_id)
+    except KeyError:
+        raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
+
+
+@router.get("/api/games", tags=["games"], summary="Every installed game")
+def list_games() -> list[dict[str, Any]]:
+    return [dict(g.describe(), renderer=renderer_of(g.id)) for _, g in sorted(all_games().items())]
+
+
+@router.get("/api/games/{game_id}", tags=["games"],
+            summary="One game, with its how-to-play for players (Markdown)")
+def game_info(game_id: str) -> dict[str, Any]:
+    # ``rules`` is the players' how-to-play (PLAY.md); the developer notes (RULES.md)
+    # stay in the repository and are not served.
+    game = known_game(game_id)
+    try:
+        rules = game.play_text()
+    except OSError:
+        rules = ""
+    return dict(game.describe(), renderer=renderer_of(game.id), rules=rules)
+
+
+@router.get("/api/games/{game_id}/sample", tags=["games"],
+            summary="The public view of a freshly set-up game (pictures for the how-to-play)")
+def game_sample(game_id: str, players: int | None = None, seed: int = 1) -> dict[str, Any]:
+    game = known_game(game_id)
+    n = players if players is not None else (2 if 2 in game.player_counts else game.player_counts[0])
+    if n not in game.player_counts:
+        counts = ", ".join(map(str, game.player_counts))
+        raise Rejected("bad_players", f"{game.title} is played by {counts} players, not {n}.", 400)
+    state = game.new(n, seed=seed % (2**31))
+    return {"game": game.id, "players": n, "view": state.view(None),
+            "to_move": list(state.to_move())}
+
+
+@router.get("/api/health", tags=["server"], summary="200 {\"ok\": true} when the database answers; else 503",
+            responses={503: {"description": "the database does not answer"}})
+async def health(manager: TableManager = Depends(get_manager)):
+    if await manager.healthy():
+        return SafeJSONResponse({"ok": True}, headers={"Cache-Control": "no-store"})
+    return SafeJSONResponse({"ok": False, "error": "database", "detail": "The database does not answer."},
+                            status_code=503, headers={"Cache-Control": "no-store"})
+
+
+@router.get("/api/bots", tags=["games"],
+            summary="Bot levels (easiest first) and kinds a seat can hold; per game, the levels' ratings "
+                    "from the bots' round robin (null when the game has none)")
+def list_bots(limits: Limits = Depends(get_limits)) -> dict[str, Any]:
+    from gemtable.analysis.ladder import current_ratings
+    from gemtable.bots import BOT_KINDS, LEVELS
+    from gemtable.bots.base import _load_all
+
+    _load_all()
+    return {"levels": dict(LEVELS), "kinds": sorted(BOT_KINDS),
+            "limits": {"seconds": limits.bot_seconds, "iterations": limits.bot_iterations, **limits.bot_params},
+            "ratings": {g.id: current_ratings(g) for g in all_games().values()}}

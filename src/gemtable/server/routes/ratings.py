@@ -1,0 +1,46 @@
+"""Leaderboards per game and players' profiles (ratings.py keeps the ratings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from gemtable.games.registry import get_game
+
+from ..deps import get_identity, get_manager
+from ..limits import shown
+from ..lobby import games_of
+from ..players import Identity
+from ..ratings import RECENT, bot_name, leaderboard, levels, ratings_of
+from ..tables import Rejected, TableManager
+
+router = APIRouter()
+
+
+@router.get("/api/leaderboard/{game_id}", tags=["ratings"],
+            summary="A game's OpenSkill leaderboard: accounts and bot levels, best first")
+async def game_leaderboard(game_id: str, manager: TableManager = Depends(get_manager)) -> list[dict[str, Any]]:
+    try:
+        game = get_game(game_id)
+    except KeyError:
+        raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
+    return await manager.run_db(leaderboard, manager.db, game.id)
+
+
+@router.get("/api/players/{name}", tags=["ratings"],
+            summary="A player's profile: ratings per game and recent finished games")
+async def profile(name: str, manager: TableManager = Depends(get_manager),
+                  identity: Identity = Depends(get_identity)) -> dict[str, Any]:
+    folded = " ".join(name.casefold().split())
+    if folded.startswith("bot:") and folded[4:].strip() in levels():
+        level = folded[4:].strip()
+        ratings = await manager.run_db(ratings_of, manager.db, f"bot:{level}")
+        return {"name": bot_name(level), "account": False, "bot": True, "ratings": ratings, "recent": []}
+    player = await identity.by_name(name)
+    if player is None:
+        raise Rejected("no_player", "There is no player of that name.", 404)
+    ratings = await manager.run_db(ratings_of, manager.db, f"p:{player.id}")
+    recent = (await games_of(manager, player.id, finished_limit=RECENT, only_finished=True))["finished"]
+    return {"name": player.name, "account": player.password_hash is not None, "bot": False,
+            "ratings": ratings, "recent": recent}

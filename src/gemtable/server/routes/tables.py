@@ -1,0 +1,138 @@
+"""Tables over REST: create and list them, a table's summary and a seat's state, actions,
+replays and match files of finished games, and the rematch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Header, Request
+from pydantic import BaseModel, Field
+
+from .. import lobby
+from ..deps import client_address, get_identity, get_manager, header_token, no_token_in_url, seat_of, too_many
+from ..limits import Limits
+from ..players import Identity
+from ..tables import Rejected, TableManager
+
+
+class SeatSpec(BaseModel):
+    kind: str = Field("human", description="'human' (gets a secret invite link), 'bot', 'open' (anyone may "
+                                           "join from the lobby; the table waits) or 'me' (the creator's seat, "
+                                           "bound to their player cookie)")
+    bot: str | None = Field(None, description="bot level (a name from GET /api/bots 'levels': easy, medium, "
+                                              "hard, expert) or spec ('random', 'mcts:iterations=200')")
+    name: str | None = Field(None, description="seat name shown in the log (max 24 characters)")
+
+
+class CreateTable(BaseModel):
+    game: str = Field(..., description="game id, see GET /api/games")
+    players: int = Field(..., description="number of players")
+    options: dict[str, Any] = Field(default_factory=dict, description="game options by name")
+    seats: list[SeatSpec] | None = Field(None, description="one entry per seat; default: you plus easy bots")
+    seed: int | None = Field(None, description="optional seed (never shown while the game runs); a table "
+                                               "with a chosen seed tells every seat that its creator fixed the deal")
+    private: bool = Field(False, description="not listed in the lobby: invite links (and the table's address) only")
+    clock: dict[str, Any] | None = Field(None, description="time control: {\"mode\": \"none\"}, {\"mode\": \"realtime\", "
+                                                           "\"base\": s, \"increment\": s} or {\"mode\": \"turn\", "
+                                                           "\"per_move\": s}")
+
+
+class ActionRequest(BaseModel):
+    token: str | None = Field(None, description="the seat's secret token (or the X-Seat-Token / "
+                                                "Authorization: Bearer header); never put it in the URL")
+    version: int = Field(..., description="the table version ('version' of the state) the action was chosen at")
+    action: dict[str, Any] = Field(..., description="the action's JSON, as offered in 'legal'")
+
+
+def router(limits: Limits) -> APIRouter:
+    """The tables' routes (the lobby's listing is described with the server's ``limits``)."""
+    api = APIRouter()
+
+    @api.post("/api/tables", tags=["tables"], status_code=201,
+              summary="Create a table; returns every human seat's secret invite link",
+              responses={429: {"description": "too many tables created from this address (see Retry-After)"}})
+    async def create_table(body: CreateTable, request: Request, manager: TableManager = Depends(get_manager),
+                           identity: Identity = Depends(get_identity)) -> dict[str, Any]:
+        address = client_address(request)
+        limiter = request.app.state.create_limiter
+        if not limiter.bucket(address).take():
+            raise too_many(limiter, address, "new tables")
+        seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        player = await identity.current(request)
+        seats, setup = lobby.prepare(seats, player, body.private)
+        table = await manager.create(body.game, body.players, body.options, seats, body.seed, creator=address,
+                                     lobby=setup, clock=body.clock)
+        return {
+            "table": table.summary(),
+            "seats": [
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "bot": s.bot, "open": s.open,
+                 # an open seat's token belongs to whoever joins it
+                 **({"token": s.token, "invite": f"/table/{table.id}#token={s.token}"}
+                    if s.kind == "human" and not s.open else {})}
+                for s in table.seats
+            ],
+            "spectate": f"/table/{table.id}",
+        }
+
+    @api.get("/api/tables", tags=["tables"],
+             summary="Open, running and finished tables (public summaries)",
+             description=f"The {limits.lobby_size} most recently active tables, at most "
+                         f"{limits.lobby_per_creator} of any one creator.")
+    async def list_tables(manager: TableManager = Depends(get_manager)) -> list[dict[str, Any]]:
+        return await manager.list_tables()
+
+    @api.get("/api/tables/{table_id}", tags=["tables"], summary="A table's public summary")
+    async def table_info(table_id: str, manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
+        return (await manager.get(table_id)).summary()
+
+    @api.get("/api/tables/{table_id}/state", tags=["tables"],
+             summary="The view of a seat (token in the X-Seat-Token or Authorization: Bearer header) "
+                     "or of a spectator (no token)", dependencies=[Depends(no_token_in_url)])
+    async def table_state(table_id: str, request: Request,
+                          x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
+        table, seat = await seat_of(request, table_id, header_token(request))
+        return table.payload(seat)
+
+    @api.post("/api/tables/{table_id}/actions", tags=["tables"],
+              summary="Play an action for the seat whose token is given (body or header)",
+              dependencies=[Depends(no_token_in_url)])
+    async def play(table_id: str, body: ActionRequest, request: Request,
+                   x_seat_token: str | None = Header(None, description="the seat's secret token"),
+                   manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
+        token = header_token(request) or body.token
+        table, seat = await seat_of(request, table_id, token)
+        if seat is None:
+            raise Rejected("no_token", "Only a seat (with its token) can act; spectators cannot.", 403)
+        await manager.submit(table, seat, body.action, body.version, token=token)
+        return table.payload(seat)
+
+    @api.get("/api/tables/{table_id}/replay", tags=["replays"],
+             summary="Every position of a finished game (public views and log)")
+    async def replay(table_id: str, manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
+        table = await manager.get(table_id)
+        return await manager.replay(table)
+
+    @api.get("/api/tables/{table_id}/match", tags=["replays"],
+             summary="The match file of a finished game (for `gemtable replay`)")
+    async def match_file(table_id: str, manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
+        table = await manager.get(table_id)
+        if not table.over:
+            raise Rejected("running", "The match file is available when the game is over.", 409)
+        return table.match.to_json()
+
+    @api.post("/api/tables/{table_id}/rematch", tags=["tables"],
+              summary="Start (or find) the rematch of a finished table: same seats, bots, options and clock, "
+                      "new deal; for a seat of the table (its token in X-Seat-Token, or the player cookie)",
+              dependencies=[Depends(no_token_in_url)])
+    async def rematch(table_id: str, request: Request, manager: TableManager = Depends(get_manager),
+                      identity: Identity = Depends(get_identity)) -> dict[str, Any]:
+        table, seat = await seat_of(request, table_id, header_token(request))
+        if seat is None:
+            pid = await identity.player_id(request)
+            held = [s.seat for s in table.seats if pid is not None and s.player == pid]
+            seat = held[0] if held else None
+        new = await manager.inplay.rematch(table, seat)
+        mine = new.seats[seat]
+        return {"table": new.id, "seat": seat, **({"token": mine.token} if mine.kind == "human" else {})}
+
+    return api
