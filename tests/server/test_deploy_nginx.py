@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from gemtable.server import loadtest as lt
+from gemtable.measure import loadtest as lt
+from gemtable.measure.common import free_port
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 
@@ -49,7 +50,7 @@ def test_nginx_routing_by_table_sends_each_table_to_one_worker(postgres_url, tmp
         servers = iter(workers)
         snippet = re.sub(r"^(\s*)server \S+;", lambda m: f"{m.group(1)}server 127.0.0.1:{next(servers).port};",
                          _routing_snippet(), flags=re.M)
-        port = lt._free_port()
+        port = free_port()
         conf.write_text(f"""
 worker_processes 1;
 pid {folder}/nginx.pid;

@@ -44,7 +44,7 @@ def wait_for(predicate, timeout=10.0, step=0.02):
     Limits(ws_rate=1e6, ws_burst=10**6, send_timeout=2.0),  # no rate limit: the stalled reader is dropped
 ], ids=["rate-limited", "slow-reader"])
 def test_a_flooding_stalled_spectator_does_not_delay_a_move(tmp_path, limits):
-    from gemtable.server.rawws import RawSocket
+    from gemtable.measure.rawws import RawSocket
 
     server = LiveServer(f"sqlite:///{tmp_path / 'f.sqlite3'}", limits=limits).start()
     attacker = None
@@ -618,7 +618,7 @@ def test_gemtable_soak_keeps_the_table_moving_under_a_flooding_stalled_client():
     from typer.testing import CliRunner
 
     from gemtable.cli.main import app
-    from gemtable.server.soak import summary_ok
+    from gemtable.measure.soak import summary_ok
 
     result = CliRunner().invoke(app, ["soak", "--seconds", "3", "--json"])
     report = json.loads(result.output)
@@ -630,7 +630,7 @@ def test_gemtable_soak_keeps_the_table_moving_under_a_flooding_stalled_client():
 
 
 def test_soak_verdict_compares_the_attacked_tail_with_the_baseline():
-    from gemtable.server.soak import summary_ok
+    from gemtable.measure.soak import summary_ok
 
     def row(moves, failed, rest, ws):
         return {"moves": moves, "failed": failed, "rest_p99_ms": rest, "ws_p99_ms": ws}

@@ -421,7 +421,7 @@ def test_allowed_origin_reaches_the_server_from_the_command_line(served):
 
 
 def test_a_text_frame_that_is_not_utf8_closes_1007_with_one_quiet_log_line(served):
-    from gemtable.server.rawws import RawSocket
+    from gemtable.measure.rawws import RawSocket
 
     ws = RawSocket("127.0.0.1", served["port"], f"/ws/tables/{served['table']}", ["gemtable"])
     try:

@@ -96,8 +96,8 @@ def register(app: typer.Typer) -> None:
         """
         import json as _json
 
+        from gemtable.measure.soak import run_soak, summary_ok
         from gemtable.server.limits import Limits
-        from gemtable.server.soak import run_soak, summary_ok
 
         limits = Limits() if rate_limit else Limits(ws_rate=1e6, ws_burst=10**6)
         rows = run_soak(seconds=min(max(seconds, 1.0), 120.0), game=game, flood=max(0, min(flood, 100_000)),
@@ -150,7 +150,7 @@ def register(app: typer.Typer) -> None:
         """
         import json as _json
 
-        from gemtable.server.loadtest import SetupError, format_report, run_loadtest
+        from gemtable.measure.loadtest import SetupError, format_report, run_loadtest
 
         try:
             report = run_loadtest(tables=tables, seconds=seconds, think=think, game=game, players=players,

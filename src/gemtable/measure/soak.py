@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 import tempfile
 import threading
 import time
@@ -26,22 +25,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .common import free_port, percentile
 from .rawws import RawSocket
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class _Server:
     def __init__(self, db_url: str, limits=None) -> None:
         import uvicorn
 
-        from .app import create_app, uvicorn_config
+        from gemtable.server.app import create_app, uvicorn_config
 
-        self.port = _free_port()
+        self.port = free_port()
         app = create_app(db_url, bot_delay=0.0, limits=limits)
         self.server = uvicorn.Server(uvicorn_config(app, host="127.0.0.1", port=self.port, log_level="error"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -74,13 +68,6 @@ def _request(port: int, method: str, path: str, body: Any = None, token: str | N
         conn.close()
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
-
-
 @dataclass
 class Phase:
     name: str
@@ -94,9 +81,9 @@ class Phase:
         ms = lambda v: round(v * 1000, 1)
         return {
             "phase": self.name, "moves": len(self.rest), "failed": self.failures,
-            "rest_p50_ms": ms(_pct(self.rest, 0.5)), "rest_p99_ms": ms(_pct(self.rest, 0.99)),
+            "rest_p50_ms": ms(percentile(self.rest, 0.5)), "rest_p99_ms": ms(percentile(self.rest, 0.99)),
             "rest_max_ms": ms(max(self.rest)) if self.rest else None,
-            "ws_p50_ms": ms(_pct(self.delivered, 0.5)), "ws_p99_ms": ms(_pct(self.delivered, 0.99)),
+            "ws_p50_ms": ms(percentile(self.delivered, 0.5)), "ws_p99_ms": ms(percentile(self.delivered, 0.99)),
             "ws_max_ms": ms(max(self.delivered)) if self.delivered else None,
             "attacker_messages": self.attacker_messages, "attacker_closed": dict(self.attacker_closes),
         }

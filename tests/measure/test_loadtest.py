@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gemtable.cli.main import app
-from gemtable.server.loadtest import Driver, _pg_bin, pressure, proc_sample, run_loadtest, table_worker
+from gemtable.measure.loadtest import Driver, _pg_bin, pressure, proc_sample, run_loadtest, table_worker
 
 PHASE_KEYS = {"phase", "seconds", "actions_sent", "actions_acked", "actions_per_s", "own_ms", "other_ms",
               "errors", "games_finished", "server_cpu_pct", "server_rss_mb", "db_cpu_pct", "driver_cpu_pct",

@@ -69,9 +69,10 @@ from typing import Any
 
 import orjson
 
-from .app import server_gc
-from .limits import Limits
-from .soak import _free_port, _pct
+from gemtable.server.app import server_gc
+from gemtable.server.limits import Limits
+
+from .common import free_port, percentile
 
 TIMEOUT = 10.0  # seconds an update may take before it counts as a timeout
 MAX_SECONDS = 600.0
@@ -202,7 +203,7 @@ class TempPostgres:
         self.folder = tempfile.mkdtemp(prefix="gt-loadtest-pg-")
         os.chmod(self.folder, 0o777)
         self.data = os.path.join(self.folder, "data")
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"postgresql://gt@127.0.0.1:{self.port}/postgres"
 
     def _run(self, *cmd: Any) -> None:
@@ -242,7 +243,7 @@ _BOOT = (
     "import sys\n"
     "relax = sys.argv.pop(1)\n"
     "if relax != 'strict':\n"
-    "    import gemtable.server.limits as L, gemtable.server.loadtest as T\n"
+    "    import gemtable.server.limits as L, gemtable.measure.loadtest as T\n"
     "    L.Limits = T.LoadLimitsFast if relax == 'fast' else T.LoadLimits\n"
     "from gemtable.cli.main import app\n"
     "app(sys.argv[1:], prog_name='gemtable')\n"
@@ -251,7 +252,7 @@ _BOOT = (
 
 class Worker:
     def __init__(self, db_url: str, folder: str, index: int, relax: str) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = os.path.join(folder, f"worker{index}.log")
         self.cmd = [sys.executable, "-c", _BOOT, relax, "serve", "--host", "127.0.0.1", "--port", str(self.port),
@@ -332,8 +333,8 @@ def _dist(values: list[float]) -> dict[str, Any]:
     ms = lambda v: round(v * 1000, 1)
     if not values:
         return {"n": 0, "p50": None, "p95": None, "p99": None, "max": None}
-    return {"n": len(values), "p50": ms(_pct(values, 0.5)), "p95": ms(_pct(values, 0.95)),
-            "p99": ms(_pct(values, 0.99)), "max": ms(max(values))}
+    return {"n": len(values), "p50": ms(percentile(values, 0.5)), "p95": ms(percentile(values, 0.95)),
+            "p99": ms(percentile(values, 0.99)), "max": ms(max(values))}
 
 
 @dataclass
