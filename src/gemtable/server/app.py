@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from gemtable.games.registry import all_games, get_game
+from gemtable.core.registry import all_games, get_game
 
 from . import inplay, lobby, players, ratings
 from .db import Database
@@ -532,7 +532,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         from gemtable.analysis.ladder import current_ratings
         from gemtable.bots import BOT_KINDS, LEVELS
         from gemtable.bots.base import _load_all
-        from gemtable.games.registry import all_games
+        from gemtable.core.registry import all_games
 
         _load_all()
         return {"levels": dict(LEVELS), "kinds": sorted(BOT_KINDS),

@@ -192,7 +192,7 @@ def ratings_of(db, subject: str) -> dict[str, dict[str, Any]]:
 
 
 def install(app: FastAPI, manager: Callable[[], TableManager], identity) -> None:
-    from gemtable.games.registry import get_game
+    from gemtable.core.registry import get_game
 
     from .limits import shown
     from .lobby import games_of
