@@ -43,7 +43,7 @@ import pyspiel
 
 from gemtable.core import Rng
 from gemtable.core.chance import Chance, ChanceRng
-from gemtable.games.registry import all_games, get_game
+from gemtable.core.registry import all_games, get_game
 
 from . import common
 

@@ -67,7 +67,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from gemtable.core import IllegalAction
-from gemtable.games.registry import get_game
+from gemtable.core.registry import get_game
 
 from . import common
 

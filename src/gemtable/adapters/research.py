@@ -13,7 +13,7 @@ import argparse
 import statistics
 
 from gemtable.core import Rng
-from gemtable.games.registry import all_games
+from gemtable.core.registry import all_games
 
 
 def layout_section(game) -> str:

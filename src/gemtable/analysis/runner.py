@@ -47,7 +47,7 @@ def resolve_game(ref: str) -> Game:
         if not isinstance(game, Game):
             raise ValueError(f"{ref} is not a gemtable Game")
         return game
-    from gemtable.games.registry import get_game
+    from gemtable.core.registry import get_game
 
     return get_game(ref)
 

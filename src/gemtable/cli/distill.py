@@ -30,7 +30,7 @@ from .train import _cpu_seconds, _game_seed, learnable_game, play_all, progress_
 
 def _task(args):
     from gemtable.bots.priors import positions
-    from gemtable.games.registry import get_game
+    from gemtable.core.registry import get_game
 
     game_id, n, seed, specs, offset = args
     return positions(get_game(game_id), n, seed, specs, offset)

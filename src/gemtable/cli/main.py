@@ -30,7 +30,7 @@ from gemtable.core import (
     event_for,
     format_text,
 )
-from gemtable.games.registry import all_games, get_game
+from gemtable.core.registry import all_games, get_game
 
 from .simulate import parse_options
 

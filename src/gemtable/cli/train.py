@@ -42,7 +42,7 @@ def _cpu_seconds() -> float:
 
 def _game_task(args):
     from gemtable.bots.learned import play_positions
-    from gemtable.games.registry import get_game
+    from gemtable.core.registry import get_game
 
     game_id, n, seed, specs, offset, positions, label = args
     return play_positions(get_game(game_id), n, seed, specs, offset, positions, label)
@@ -77,7 +77,7 @@ def play_all(progress, bar, run, tasks: list, jobs: int, deadline: float | None)
 def learnable_game(game_id: str):
     """The game, or a one-line error when it is unknown or has no observation features to
     learn from (``train`` and ``distill``)."""
-    from gemtable.games.registry import get_game
+    from gemtable.core.registry import get_game
 
     g = guarded(lambda: get_game(game_id))
     if g.observation_layout is None:

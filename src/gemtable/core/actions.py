@@ -61,9 +61,11 @@ _SPACES: dict[str, "ActionSpace"] = {}
 
 def _lookup_action(game_id: str, action_id: int) -> "Action":
     if game_id not in _SPACES:
-        from gemtable.games import registry  # loads every game package
+        # A game's ActionSpace is built when its package is imported; the
+        # registry imports every game package (by name, see core/registry.py).
+        from .registry import all_games
 
-        registry.all_games()
+        all_games()
     return _SPACES[game_id].actions[action_id]
 
 

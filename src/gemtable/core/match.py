@@ -14,6 +14,7 @@ from typing import Any, Iterator
 from .actions import Action
 from .errors import GemtableError, IllegalAction, MatchFileError
 from .game import Event, Game, State
+from .registry import get_game
 
 FORMAT = "gemtable-match"
 VERSION = 1
@@ -132,8 +133,6 @@ class Match:
 
 
 def _game(game_id: str) -> Game:
-    from gemtable.games.registry import get_game
-
     try:
         return get_game(game_id)
     except KeyError as exc:

@@ -785,7 +785,7 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
     warmup = min(10.0, seconds / 5) if warmup is None else warmup
     if not 0 <= warmup <= 120:
         raise ValueError("--warmup must be 0..120 seconds")
-    from gemtable.games.registry import get_game
+    from gemtable.core.registry import get_game
 
     try:
         counts = get_game(game).player_counts

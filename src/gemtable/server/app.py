@@ -19,7 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from gemtable.games.registry import all_games
+from gemtable.core.registry import all_games
 
 from . import ratings
 from .db import Database

@@ -112,7 +112,7 @@ def summary_fields(table: LiveTable, out: dict[str, Any]) -> None:
 
 def row_summary(row: TableRow, seat_rows: list[SeatRow], moves: int | None = None) -> dict[str, Any]:
     """A summary of a table that is not in memory (a finished one), from its rows."""
-    from gemtable.games.registry import get_game
+    from gemtable.core.registry import get_game
 
     try:
         title = get_game(row.game_id).title

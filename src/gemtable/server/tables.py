@@ -42,7 +42,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from gemtable.core import Game, IllegalAction, Match, Rng, State, event_for, format_text
 from gemtable.core.errors import GemtableError
-from gemtable.games.registry import all_games, get_game
+from gemtable.core.registry import all_games, get_game
 
 from . import inplay
 from .bus import LocalBus, PgBus, make_bus

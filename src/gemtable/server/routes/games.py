@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from gemtable.games.registry import all_games, get_game
+from gemtable.core.registry import all_games, get_game
 
 from ..deps import get_limits, get_manager
 from ..edge import SafeJSONResponse

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from gemtable.games.registry import get_game
+from gemtable.core.registry import get_game
 
 from ..deps import get_identity, get_manager
 from ..limits import shown
