@@ -267,16 +267,16 @@ def test_the_server_tells_its_bots_and_drops_their_trees_after_an_undo():
     told at an index the bots did not expect (moves were undone) is preceded by an unknown one."""
     from types import SimpleNamespace
 
-    from gemtable.server.tables import TableManager
+    from gemtable.server.botdriver import BotDriver
 
     s = GAME.new(2, 3)
     s.winner = 0
     spy = SpyBot()
     SpyBot.told = []
     table = SimpleNamespace(id="t", bots={1: spy}, bots_told=0, state=s)
-    TableManager._tell_bots(table, 0, 0, s.legal_actions(0)[0], (0,), [])
+    BotDriver.tell(table, 0, 0, s.legal_actions(0)[0], (0,), [])
     assert [(p, a) for _, p, a, _ in SpyBot.told] == [(0, s.legal_actions(0)[0].id)]
     assert table.bots_told == 1
     SpyBot.told = []
-    TableManager._tell_bots(table, 0, 0, s.legal_actions(0)[1], (0,), [])  # index 0 again: an undo
+    BotDriver.tell(table, 0, 0, s.legal_actions(0)[1], (0,), [])  # index 0 again: an undo
     assert [(p, a) for _, p, a, _ in SpyBot.told] == [(0, None), (0, s.legal_actions(0)[1].id)]

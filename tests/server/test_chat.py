@@ -13,6 +13,7 @@ from sqlalchemy.exc import OperationalError
 
 from gemtable.games.registry import all_games
 from gemtable.server import chat as chatmod
+from gemtable.server import inplay
 from gemtable.server.db import ActionRow, ChatRow, PlayRow
 from gemtable.server.limits import RateLimiter
 
@@ -82,7 +83,7 @@ def test_a_line_is_stored_before_anyone_is_sent_it(client, monkeypatch):
         bob.send_json({"type": "ping"})
         assert until(bob, lambda m: m["type"] in ("pong", "chat"))["type"] == "pong"  # Bob never saw it
     assert lines_in_db(client, tid) == []
-    assert not client.app.state.manager.tables[tid].chat
+    assert not inplay.rec(client.app.state.manager.tables[tid]).chat
 
 
 @pytest.mark.parametrize("text", ["", "   ", "\x00\x01\u200b", "x" * 501, "\ud800x", 123, None, ["x"], {"t": 1}])
@@ -101,7 +102,7 @@ def test_bad_lines_are_refused_and_stored_nowhere(client, text):
 
 def test_chat_is_rate_limited_per_seat_not_per_connection(client):
     tid, tokens = table2(client)
-    client.app.state.manager.inplay.chat_limiter = RateLimiter(0.001, 3)
+    client.app.state.inplay.chat_limiter = RateLimiter(0.001, 3)
     with seat_socket(client, tid, tokens[0]) as ann, seat_socket(client, tid, tokens[0]) as ann2, \
             seat_socket(client, tid) as spec:
         for ws in (ann, ann2, spec):
@@ -172,7 +173,7 @@ def _snapshot(client, tid):
         play = s.get(PlayRow, tid)
         play = json.dumps(play.data, sort_keys=True) if play else None
     table = manager.tables[tid]
-    return rows, chat, play, table.version, json.dumps(table.play.to_json(), sort_keys=True)
+    return rows, chat, play, table.version, json.dumps(inplay.rec(table).play.to_json(), sort_keys=True)
 
 
 @settings(max_examples=80, deadline=None,

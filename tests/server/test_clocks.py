@@ -51,7 +51,7 @@ def app_client(db_url):
 @pytest.fixture
 def timed(fake, db_url, toy_registered):
     with app_client(db_url) as c:
-        c.app.state.manager.inplay.settings.tick = 3600  # the tests call tick() themselves
+        c.app.state.inplay.settings.tick = 3600  # the tests call tick() themselves
         yield c
 
 
@@ -75,7 +75,7 @@ def pick(client, tid, token, version):
 
 
 def tick(client):
-    return client.portal.call(client.app.state.manager.inplay.tick)
+    return client.portal.call(client.app.state.inplay.tick)
 
 
 def new_table(client, clock_config, seats=HUMANS2):
@@ -138,7 +138,7 @@ def test_realtime_clocks_run_for_every_seat_to_move_and_gain_the_increment(timed
 
 
 def test_a_seat_out_of_time_is_played_by_a_bot_until_taken_back(timed, fake):
-    timed.app.state.manager.inplay.settings.away_after = 10**6  # only the clock matters here
+    timed.app.state.inplay.settings.away_after = 10**6  # only the clock matters here
     tid, tokens = new_table(timed, {"mode": "realtime", "base": 20, "increment": 0})
     with seat_socket(timed, tid, tokens[0]) as ann, seat_socket(timed, tid, tokens[1]) as bob, \
             seat_socket(timed, tid) as spec:
@@ -188,7 +188,7 @@ def test_the_grace_is_given_once():
 
 def test_a_disconnected_seat_to_move_goes_to_a_bot_in_real_time_only(timed, fake):
     manager = timed.app.state.manager
-    manager.inplay.settings.away_after = 60
+    timed.app.state.inplay.settings.away_after = 60
     tid, tokens = new_table(timed, {"mode": "realtime", "base": 600, "increment": 0})
     turn_tid, _ = new_table(timed, {"mode": "turn", "per_move": 86400})
     with seat_socket(timed, tid, tokens[1]) as bob:  # Bob opens the table, then his connection drops
@@ -233,7 +233,7 @@ def test_no_clock_means_no_timeouts(timed, fake):
 # -- restarts --------------------------------------------------------------------------------
 def test_clocks_survive_a_crash_and_the_downtime_is_not_charged(fake, db_url, toy_registered):
     with app_client(db_url) as c:
-        inp = c.app.state.manager.inplay
+        inp = c.app.state.inplay
         inp.settings.tick = 3600
         tid, tokens = new_table(c, {"mode": "realtime", "base": 600, "increment": 5})
         fake.advance(10)
@@ -286,16 +286,16 @@ def test_a_bot_move_under_way_is_dropped_when_the_seat_is_taken_back(timed, fake
     import time
 
     manager = timed.app.state.manager
-    manager.inplay.settings.away_after = 10**6
+    timed.app.state.inplay.settings.away_after = 10**6
     tid, tokens = new_table(timed, {"mode": "realtime", "base": 20, "increment": 0})
     gate = threading.Event()
-    original = manager.bot_pool.run
+    original = manager.bots.pool.run
 
     async def held(key, fn):  # the bot thinks until the gate opens
         await asyncio.get_running_loop().run_in_executor(None, gate.wait, 30)
         return await original(key, fn)
 
-    manager.bot_pool.run = held
+    manager.bots.pool.run = held
     pick(timed, tid, tokens[0], 0)
     fake.advance(21)
     assert tick(timed) == [(tid, 1, "time")]

@@ -140,7 +140,7 @@ def test_websocket_message_rate_is_limited(strict_client):
 # -- 2. database errors are retried, bots resume, the event loop is not blocked ----------------
 def _failing_commits(manager, monkeypatch, seconds, seat=None):
     """Every commit (of ``seat``'s actions, if given) fails with a database lock for ``seconds``."""
-    original = manager._commit
+    original = manager.storage.commit
     until = time.monotonic() + seconds
     calls = {"failed": 0}
 
@@ -152,7 +152,7 @@ def _failing_commits(manager, monkeypatch, seconds, seat=None):
             raise OperationalError("INSERT", {}, Exception("database is locked"))
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(manager, "_commit", commit)
+    monkeypatch.setattr(manager.storage, "commit", commit)
     return calls
 
 
@@ -198,13 +198,13 @@ def test_a_slow_database_does_not_block_other_requests(tmp_path, toy_registered,
     server = LiveServer(f"sqlite:///{tmp_path / 's.sqlite3'}", limits=Limits.relaxed()).start()
     try:
         manager = server.app.state.manager
-        original = manager._commit
+        original = manager.storage.commit
 
         def slow_commit(*args, **kwargs):  # a database lock held for 3 s by someone else
             time.sleep(3.0)
             return original(*args, **kwargs)
 
-        monkeypatch.setattr(manager, "_commit", slow_commit)
+        monkeypatch.setattr(manager.storage, "commit", slow_commit)
         with httpx.Client(base_url=server.url, timeout=30) as http:
             res = http.post("/api/tables", json={"game": "toy", "players": 2, "seats": HUMANS2}).json()
             tid, tok = res["table"]["id"], res["seats"][0]["token"]
@@ -269,7 +269,7 @@ def test_a_stored_endless_bot_is_capped_after_a_restart(db_url, toy_registered):
 
 def test_bot_pool_takes_tables_in_turn(client):
     """Three queued jobs of one table and one of another: the other's runs second, not last."""
-    from gemtable.server.tables import FairPool
+    from gemtable.server.botdriver import FairPool
 
     order: list[str] = []
 
@@ -306,7 +306,7 @@ def test_a_cheap_bot_move_waits_for_one_expensive_move_at_most(client):
     still record its start, and one table tied with the quick one on charge may go first;
     first-come-first-served would start every other table's move first (3 or 4 each time).
     """
-    from gemtable.server.tables import FairPool
+    from gemtable.server.botdriver import FairPool
 
     async def scenario():
         import asyncio

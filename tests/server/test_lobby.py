@@ -436,7 +436,7 @@ def test_seat_changes_before_the_start_are_system_lines_in_the_chat(client):
 
 
 def test_a_clocked_table_runs_its_clocks_as_soon_as_the_last_seat_is_taken(client):
-    client.app.state.manager.inplay.settings.tick = 3600  # no periodic clock check during the test
+    client.app.state.inplay.settings.tick = 3600  # no periodic clock check during the test
     ann = named(client, "Ann", host="203.0.113.33")
     r = ann.post("/api/tables", json={"game": "toy", "players": 2, "seats": OPEN2,
                                       "clock": {"mode": "realtime", "base": 600, "increment": 5}})

@@ -44,15 +44,15 @@ async def _until(pred, timeout: float = 20.0) -> None:
 
 
 def _counting_reads(m: TableManager) -> list[int]:
-    """Count the catch-up reads of ``m`` (``_read_changes``) while keeping them working."""
+    """Count the catch-up reads of ``m`` (``Replica.read_changes``) while keeping them working."""
     reads: list[int] = []
-    real = m._read_changes
+    real = m.replica.read_changes
 
     def counted(*args):
         reads.append(args[1])
         return real(*args)
 
-    m._read_changes = counted
+    m.replica.read_changes = counted
     return reads
 
 
@@ -130,12 +130,12 @@ def test_a_worker_lets_go_of_a_table_nobody_there_needs_and_reads_it_again_when_
             copy = await two.get(table.id)
             await _move(one, table, 1)
             await _until(lambda: copy.version == 1)  # asked for just now: followed
-            two.IDLE_AFTER = one.IDLE_AFTER = 0.0
+            two.replica.IDLE_AFTER = one.replica.IDLE_AFTER = 0.0
             await _move(one, table, 2)
             await _until(lambda: table.id not in two.tables)
             assert copy.version == 1  # let go, not caught up
             assert table.id in one.tables  # the lease holder keeps its copy
-            two.IDLE_AFTER = 15.0
+            two.replica.IDLE_AFTER = 15.0
             again = await two.get(table.id)  # asked for again: read from the database
             assert again is not copy
             _same_copy(table, again)
@@ -143,7 +143,7 @@ def test_a_worker_lets_go_of_a_table_nobody_there_needs_and_reads_it_again_when_
             await _until(lambda: again.version == 3)
             _same_copy(table, again)
             # what keeps a copy: a connection here, a change in progress here, the lease
-            two.IDLE_AFTER = 0.0
+            two.replica.IDLE_AFTER = 0.0
             sub = Subscriber(None, _ignore)
             sub.start()
             assert two.subscribe(again, sub) is again
@@ -156,7 +156,7 @@ def test_a_worker_lets_go_of_a_table_nobody_there_needs_and_reads_it_again_when_
                 await asyncio.sleep(0.3)
                 assert two.tables.get(table.id) is again
             await _until(lambda: again.version == 5)  # caught up once the change here was done
-            one.IDLE_AFTER = 0.0
+            one.replica.IDLE_AFTER = 0.0
             await _move(two, again, 1)
             await _until(lambda: table.version == 6)
             assert one.tables.get(table.id) is table
@@ -184,10 +184,10 @@ def test_a_socket_subscribing_to_a_copy_let_go_meanwhile_follows_the_table(postg
             table = await one.create("toy", 2, None, HUMANS)
             for cached_again in (False, True):
                 copy = await two.get(table.id)
-                two.IDLE_AFTER = 0.0
+                two.replica.IDLE_AFTER = 0.0
                 await _move(one, table, 1)
                 await _until(lambda copy=copy: two.tables.get(table.id) is not copy)
-                two.IDLE_AFTER = 15.0
+                two.replica.IDLE_AFTER = 15.0
                 newer = await two.get(table.id) if cached_again else None
                 got: list[dict] = []
 
@@ -247,7 +247,7 @@ def test_malformed_notices_are_skipped_and_the_worker_keeps_listening(postgres_u
 
 
 def test_notices_apply_only_in_order_and_only_with_their_action(postgres_url, toy_registered):
-    """``_apply_notes`` refuses (None: read instead) anything but the actions right after the copy."""
+    """``Replica.apply_notes`` refuses (None: read instead) anything but the actions right after the copy."""
     async def scenario():
         one = await _worker(postgres_url)
         try:
@@ -255,13 +255,13 @@ def test_notices_apply_only_in_order_and_only_with_their_action(postgres_url, to
             r, v = table.rev, table.version
             note = {"t": table.id, "k": "action", "r": r + 1, "v": v + 1, "s": 0, "a": {"type": "pick", "n": 1},
                     "u": "2026-01-01T00:00:00"}
-            assert one._apply_notes(table, [dict(note, r=r + 2)]) is None  # a revision skipped
-            assert one._apply_notes(table, [dict(note, v=v + 2)]) is None  # a version skipped
-            assert one._apply_notes(table, [{k: x for k, x in note.items() if k != "a"}]) is None  # too big
-            assert one._apply_notes(table, [note, dict(note, r=r + 3, v=v + 2)]) is None
+            assert one.replica.apply_notes(table, [dict(note, r=r + 2)]) is None  # a revision skipped
+            assert one.replica.apply_notes(table, [dict(note, v=v + 2)]) is None  # a version skipped
+            assert one.replica.apply_notes(table, [{k: x for k, x in note.items() if k != "a"}]) is None  # too big
+            assert one.replica.apply_notes(table, [note, dict(note, r=r + 3, v=v + 2)]) is None
             assert table.version == v and table.rev == r  # nothing applied by a refused batch
-            assert one._apply_notes(table, [dict(note, r=r, v=v)]) is False  # already here
-            assert one._apply_notes(table, [note]) is True
+            assert one.replica.apply_notes(table, [dict(note, r=r, v=v)]) is False  # already here
+            assert one.replica.apply_notes(table, [note]) is True
             assert table.version == v + 1 and table.rev == r + 1
         finally:
             await _close(one)
@@ -344,7 +344,7 @@ def test_an_action_is_stored_by_one_statement_all_or_nothing(postgres_url, toy_r
         listen = _listener(postgres_url)
         store = ActionStore(postgres_url, size=2)
         try:
-            assert one.db.one_statement and one._actions is not None
+            assert one.db.one_statement and one.storage.action_store is not None
             table = await one.create("toy", 2, None, HUMANS)
             rev0 = table.rev  # (the worker's copy catches up with what is stored below)
             before = _rows(one, table.id)
@@ -400,15 +400,15 @@ def test_a_commit_tried_again_after_a_lost_acknowledgement_recognises_its_own_ro
         try:
             table = await one.create("toy", 2, None, HUMANS)
             args = (table.id, 0, 0, {"type": "pick", "n": 1}, utcnow(), None)
-            await one._store_action(*args, expected=table.rev, nonce="mine")
-            await one._store_action(*args, expected=table.rev, nonce="mine")  # the same submission again
+            await one.storage.store_action(*args, expected=table.rev, nonce="mine")
+            await one.storage.store_action(*args, expected=table.rev, nonce="mine")  # the same submission again
             with pytest.raises(Conflict):  # another submission at that index: a conflict
-                await one._store_action(*args, expected=table.rev, nonce="other")
+                await one.storage.store_action(*args, expected=table.rev, nonce="other")
             later = (table.id, 1, 1, {"type": "pick", "n": 2}, utcnow(), None)
-            one._commit(*later, expected=table.rev + 1, nonce="core")
-            one._commit(*later, expected=table.rev + 1, nonce="core")
+            one.storage.commit(*later, expected=table.rev + 1, nonce="core")
+            one.storage.commit(*later, expected=table.rev + 1, nonce="core")
             with pytest.raises(Conflict):
-                one._commit(*later, expected=table.rev + 1, nonce="other")
+                one.storage.commit(*later, expected=table.rev + 1, nonce="other")
             assert [a[3] for a in _rows(one, table.id)[3]] == ["mine", "core"]
         finally:
             await _close(one)
@@ -428,9 +428,9 @@ def test_both_stores_announce_the_action_with_its_clocks(postgres_url, toy_regis
             table = await one.create("toy", 2, None, HUMANS)
             _heard(listen, 0.2)
             rev = table.rev
-            await one._store_action(table.id, 0, 0, {"type": "pick", "n": 1}, utcnow(), None, expected=rev,
+            await one.storage.store_action(table.id, 0, 0, {"type": "pick", "n": 1}, utcnow(), None, expected=rev,
                                     nonce="a", play={"left": [1, 2]})
-            one._commit(table.id, 1, 1, {"type": "pick", "n": 2}, utcnow(), None, expected=rev + 1, nonce="b",
+            one.storage.commit(table.id, 1, 1, {"type": "pick", "n": 2}, utcnow(), None, expected=rev + 1, nonce="b",
                         play={"left": [3, 4]})
             notes = [n for n in _heard(listen) if n.get("k") == "action"]
             assert [(n["v"], n["r"], n["s"], n["a"], n["p"]) for n in notes] == [
@@ -446,7 +446,7 @@ def test_both_stores_announce_the_action_with_its_clocks(postgres_url, toy_regis
 def test_websocket_messages_encode_whatever_the_standard_library_encoded():
     """orjson on the hot path; what it refuses (a lone surrogate, an integer beyond 64 bits)
     still goes out, as the standard library writes it."""
-    from gemtable.server.tables import encode_message
+    from gemtable.server.hub import encode_message
 
     plain = {"type": "state", "n": 3, "x": 0.5, "names": ["Ann", "Zoë"], 2: [None, True]}
     assert json.loads(encode_message(plain)) == json.loads(json.dumps(plain))

@@ -75,7 +75,7 @@ def test_an_account_and_a_bot_level_are_rated_once(db_url, toy_registered):
 
 def test_a_table_finished_before_a_crash_is_rated_at_the_next_start(db_url, toy_registered):
     with TestClient(create_app(db_url, bot_delay=0.0, limits=Limits.relaxed())) as client:
-        client.app.state.manager.finish_hooks.clear()  # the server "dies" before it rates the table
+        client.app.state.ratings.active = False  # the server "dies" before it rates the table
         ann = account(client, "Ann", "203.0.113.41")
         finished_game(client, ann, [{"kind": "me"}, {"kind": "bot", "bot": "easy"}])
         assert rows(client) == {}
@@ -111,7 +111,7 @@ def test_an_account_and_a_guest_rate_only_the_account_against_the_bot(client):
 
 @pytest.mark.parametrize("mark", ["replaced", "took_back"])
 def test_a_game_with_replaced_seats_or_taken_back_turns_is_not_rated(client, mark):
-    client.app.state.manager.finish_hooks.clear()
+    client.app.state.ratings.active = False
     ann = account(client, "Ann", "203.0.113.46")
     tid, _ = finished_game(client, ann, [{"kind": "me"}, {"kind": "bot", "bot": "easy"}])
     manager = client.app.state.manager
@@ -126,7 +126,7 @@ def test_a_game_with_replaced_seats_or_taken_back_turns_is_not_rated(client, mar
 
 
 def test_one_account_at_two_seats_is_not_rated(client):
-    client.app.state.manager.finish_hooks.clear()
+    client.app.state.ratings.active = False
     ann = account(client, "Ann", "203.0.113.47")
     res = create(ann, players=3, seats=[{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "bot": "easy"}])
     tid = res["table"]["id"]

@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, select
 from starlette.websockets import WebSocketDisconnect
 
+from gemtable.server import inplay
 from gemtable.server.db import ChatRow, normalize_url
 
 from .conftest import free_port, seat_socket, spawn_server, wait_serving
@@ -152,12 +153,13 @@ def test_any_message_from_a_removed_holder_is_refused_and_changes_nothing(client
         _until(old, lambda m: m["type"] == "state")
         table = client.portal.call(manager.get, tid)
         table.seats[1].token = "another-holder"
-        before = (table.version, len(table.chat or ()), table.play.to_json() if table.play else None)
+        played = inplay.rec(table)
+        before = (table.version, len(played.chat or ()), played.play.to_json() if played.play else None)
         old.send_json(msg)
         err = old.receive_json()  # the answer
         assert err["type"] == "error" and err["code"] == "seat_lost", err
         assert _closed_with(old) == CLOSE_SEAT_LOST
-    assert (table.version, len(table.chat or ()), table.play.to_json() if table.play else None) == before
+    assert (table.version, len(played.chat or ()), played.play.to_json() if played.play else None) == before
 
 
 # -- real servers over real WebSockets -------------------------------------------------------------

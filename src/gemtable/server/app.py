@@ -34,7 +34,9 @@ from .edge import (  # noqa: F401  (Guard and the constants are part of this mod
     error_response,
     install_error_handlers,
 )
+from .inplay import InPlay
 from .limits import Limits, RateLimiter
+from .lobby import LobbyHooks
 from .origins import OriginCheck
 from .players import Identity
 from .routes import games, live, pages, tables
@@ -121,9 +123,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         QuietInvalidText.install()  # (after the server has set its logging up)
         db = await asyncio.to_thread(Database, db_url)
         manager = TableManager(db, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers)
+        # the features, plugged into the table core in this order (hooks.py)
+        inplay = InPlay(manager)  # clocks and stand-in bots, chat, undo, rematch
+        rating = ratings.RatingsHooks(manager)
+        for feature in (LobbyHooks(), inplay, rating):
+            manager.add_hooks(feature)
         app.state.manager = manager
+        app.state.inplay = inplay
+        app.state.ratings = rating
         all_games()
-        manager.finish_hooks.append(ratings.finish_hook(manager))
         # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
         # tables are then taken over through their leases.  One process: resume every table.
         await manager.bus.start(manager)

@@ -47,7 +47,8 @@ from .limits import parse_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from .db import Database
-    from .tables import LiveTable, TableManager
+    from .table import LiveTable
+    from .tables import TableManager
 
 log = logging.getLogger("gemtable.server")
 

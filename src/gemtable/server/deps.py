@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING
 from starlette.requests import HTTPConnection
 
 from .limits import Limits, RateLimiter
-from .tables import LiveTable, Rejected, TableManager
+from .table import LiveTable, Rejected
+from .tables import TableManager
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .inplay import InPlay
     from .players import Identity
 
 TOKEN_IN_URL = ("Seat tokens are not accepted in URLs (they end up in logs): send the token in the "
@@ -29,6 +31,11 @@ def get_manager(conn: HTTPConnection) -> TableManager:
 def get_identity(conn: HTTPConnection) -> Identity:
     """Players, sessions and login limits (players.py)."""
     return conn.app.state.identity
+
+
+def get_inplay(conn: HTTPConnection) -> InPlay:
+    """Clocks, chat, undo and rematch (inplay.py)."""
+    return conn.app.state.inplay
 
 
 def get_limits(conn: HTTPConnection) -> Limits:

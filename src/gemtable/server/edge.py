@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .closes import CLOSE_FORBIDDEN, CLOSE_MALFORMED, CLOSE_TOO_BIG
 from .limits import Limits, body_nests_deeper
 from .origins import OriginCheck
-from .tables import Rejected
+from .table import Rejected
 
 log = logging.getLogger("gemtable.server")
 

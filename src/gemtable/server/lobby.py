@@ -16,17 +16,44 @@ from __future__ import annotations
 
 import logging
 import secrets
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from sqlalchemy import select, update
 
 from .db import Conflict, KickedRow, PlayerRow, SeatRow, TableRow, bump, utcnow
+from .hooks import TableHooks
 from .limits import shown
-from .tables import SEED_NOTE, LiveTable, Rejected, TableManager
+from .table import SEED_NOTE, LiveTable, Rejected
+from .tables import TableManager
 
 log = logging.getLogger("gemtable.server")
 
 MY_GAMES_LIMIT = 50  # finished tables listed in "my games" (running and waiting: all)
+
+
+@dataclass
+class LobbyRecord:
+    """The lobby's part of a table: listed or not, who hosts it, who was removed from it."""
+
+    private: bool = False
+    host_seat: int | None = None  # the creator's seat (or the first invite seat)
+    host_player: str | None = None  # the creator's player
+    kicked: set[str] = field(default_factory=set)  # players the host removed (they cannot come back)
+
+
+def lobby_of(table: LiveTable) -> LobbyRecord:
+    return table.record(LobbyRecord)
+
+
+def is_host(table: LiveTable, seat: int | None) -> bool:
+    """The seat is the host's: the creator's seat, or a seat held by the host's player."""
+    if seat is None:
+        return False
+    rec = lobby_of(table)
+    if seat == rec.host_seat:
+        return True
+    return rec.host_player is not None and table.seats[seat].player == rec.host_player
 
 
 def bot_levels() -> tuple[str, ...]:
@@ -69,22 +96,12 @@ def prepare(seats: list[dict[str, Any]] | None, player: PlayerRow | None,
         if me is not None:
             table.seats[me].player = player.id
         table.waiting = bool(opens)
-        table.private = bool(private)
-        table.host_seat = host_seat
-        table.host_player = player.id if player is not None else None
+        rec = lobby_of(table)
+        rec.private = bool(private)
+        rec.host_seat = host_seat
+        rec.host_player = player.id if player is not None else None
 
     return out, setup
-
-
-def restore(table: LiveTable, row: TableRow, seat_rows: list[SeatRow]) -> None:
-    """A table loaded from the database gets its lobby fields back."""
-    table.waiting = row.status == "waiting"
-    table.private = bool(getattr(row, "private", False))
-    table.host_seat = getattr(row, "host_seat", None)
-    table.host_player = getattr(row, "host_player", None)
-    for seat, r in zip(table.seats, seat_rows):
-        seat.player = getattr(r, "player_id", None)
-        seat.open = bool(getattr(r, "open_seat", False))
 
 
 def free_seats(table: LiveTable) -> list[int]:
@@ -92,15 +109,16 @@ def free_seats(table: LiveTable) -> list[int]:
 
 
 def host_name(table: LiveTable) -> str | None:
-    if table.host_seat is not None and 0 <= table.host_seat < len(table.seats):
-        return table.seats[table.host_seat].name
-    held = [s.name for s in table.seats if table.host_player and s.player == table.host_player]
+    rec = lobby_of(table)
+    if rec.host_seat is not None and 0 <= rec.host_seat < len(table.seats):
+        return table.seats[rec.host_seat].name
+    held = [s.name for s in table.seats if rec.host_player and s.player == rec.host_player]
     return held[0] if held else None
 
 
 def summary_fields(table: LiveTable, out: dict[str, Any]) -> None:
     """The lobby's part of a table summary (never a player id or a token)."""
-    out["private"] = table.private
+    out["private"] = lobby_of(table).private
     out["host"] = host_name(table)
     if table.waiting:
         out["open"] = bool(free_seats(table))
@@ -180,7 +198,7 @@ async def _apply(manager: TableManager, table: LiveTable, seats: dict[int, dict[
     await manager.run_db(_store, manager, table.id, seats, "running" if start else None, now, table.rev, kicked)
     table.rev += 1
     if kicked is not None:
-        table.kicked.add(kicked)
+        lobby_of(table).kicked.add(kicked)
     for i, values in seats.items():
         seat = table.seats[i]
         seat.player = values.get("player_id", seat.player)
@@ -217,10 +235,7 @@ def _after(manager: TableManager, table: LiveTable, started: bool, event: str | 
            name: str | None = None) -> None:
     """Tell the table's subscribers: a system line for the seat change (stored and sent in the
     background) and, when the game starts, its clocks start (inplay.py)."""
-    if event is not None:
-        manager.inplay.lobby_event(table, event, name)
-    if started:
-        manager.inplay.table_started(table)
+    manager.hooks.seats_changed(table, event, name, started)  # a system line, the clocks start
     manager.broadcast(table)
     if started:
         manager.wake_bots(table)
@@ -270,7 +285,7 @@ async def _join(manager: TableManager, table: LiveTable, player: PlayerRow, seat
         if mine:
             return mine[0]  # already seated here (a second click): the same seat
         _must_wait(table)
-        if player.id in table.kicked:
+        if player.id in lobby_of(table).kicked:
             raise Rejected("kicked", "The host removed you from this table.", 403)
         free = free_seats(table)
         if seat is None:
@@ -317,7 +332,7 @@ async def _kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
         target = table.seats[i]
         if not target.open or target.player is None:
             raise Rejected("bad_seat", f"Seat {i} holds no player who joined from the lobby.", 409)
-        if target.player == table.host_player:
+        if target.player == lobby_of(table).host_player:
             raise Rejected("bad_seat", "The host cannot remove themselves.", 409)
         gone, name = target.player, target.name
         await _apply(manager, table, {i: _freed(table, i)}, False, kicked=gone)  # kept in the database
@@ -385,3 +400,39 @@ async def games_of(manager: TableManager, player_id: str, finished_limit: int = 
             item["result"] = row.result
         out[status].append(item)
     return out
+
+
+class LobbyHooks(TableHooks):
+    """The lobby plugged into the table core (hooks.py)."""
+
+    def store_new(self, session: Any, table: LiveTable) -> None:
+        rec = lobby_of(table)
+        row = session.get(TableRow, table.id)
+        row.private, row.host_seat, row.host_player = rec.private, rec.host_seat, rec.host_player
+
+    def read_rows(self, session: Any, table_id: str) -> dict[str, Any]:
+        return {"kicked": set(session.scalars(select(KickedRow.player_id).where(KickedRow.table_id == table_id)))}
+
+    def restored(self, table: LiveTable, row: Any, seat_rows: list[Any], extra: dict[str, Any]) -> None:
+        rec = lobby_of(table)
+        rec.private = bool(row.private)
+        rec.host_seat = row.host_seat
+        rec.host_player = row.host_player
+        rec.kicked = set(extra.get("kicked", ()))
+
+    def summary(self, table: LiveTable, out: dict[str, Any]) -> None:
+        summary_fields(table, out)
+
+    def row_summary(self, row: Any, out: dict[str, Any]) -> None:
+        row_fields(row, out)  # private, host, per seat open/player/away
+
+    def payload(self, table: LiveTable, msg: dict[str, Any], viewer: int | None, reset: bool) -> None:
+        msg["is_host"] = is_host(table, viewer)
+
+    def carry_over(self, old: LiveTable, new: LiveTable) -> None:
+        """A rematch: the same players in the same seats, the same host and privacy."""
+        for seat, twin in zip(old.seats, new.seats):
+            if seat.player is not None:
+                twin.player = seat.player
+        before, after = lobby_of(old), lobby_of(new)
+        after.host_seat, after.host_player, after.private = before.host_seat, before.host_player, before.private

@@ -53,7 +53,9 @@ from sqlalchemy.exc import IntegrityError
 
 from .db import PlayerRow, SeatRow, SessionRow, SettingRow, TableRow, utcnow
 from .limits import MAX_NAME, Limits, RateLimiter
-from .tables import Rejected, TableManager
+from .lobby import lobby_of
+from .table import Rejected
+from .tables import TableManager
 
 COOKIE = "gt_player"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
@@ -467,12 +469,13 @@ class Identity:
         """The guest's seats and hosted tables become the account's (this browser's guest logs in)."""
         await self.db(self._merge, guest_id, account_id)
         for table in self.manager().tables.values():
-            if table.host_player == guest_id:
-                table.host_player = account_id
+            rec = lobby_of(table)
+            if rec.host_player == guest_id:
+                rec.host_player = account_id
             for seat in table.seats:
                 if seat.player == guest_id:
                     seat.player = account_id
-            table.kicked.discard(guest_id)
+            rec.kicked.discard(guest_id)
 
     # -- seats ---------------------------------------------------------------------------
     def seats_of(self, player_id: str) -> list[tuple[str, int]]:

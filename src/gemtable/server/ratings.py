@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable
+from typing import Any
 
 from sqlalchemy import select, update
 
 from .db import PlayerRow, RatingRow, SeatRow, TableRow, utcnow
-from .tables import LiveTable, TableManager
+from .hooks import TableHooks
+from .table import LiveTable
+from .tables import TableManager
 
 log = logging.getLogger("gemtable.server")
 
@@ -141,16 +143,21 @@ async def catch_up(manager: TableManager) -> int:
     return count
 
 
-def finish_hook(manager: TableManager) -> Callable[[LiveTable], None]:
-    tasks: set[asyncio.Task] = set()
+class RatingsHooks(TableHooks):
+    """Rates every finished table once (in the background; claimed in the database, so once
+    across workers too).  ``active`` False: finished tables are left for ``catch_up``."""
 
-    def finished(table: LiveTable) -> None:
-        task = asyncio.get_running_loop().create_task(rate(manager, table.id))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+        self.active = True
+        self.tasks: set[asyncio.Task] = set()
 
-    finished.tasks = tasks  # type: ignore[attr-defined]
-    return finished
+    def finished(self, table: LiveTable) -> None:
+        if not self.active:
+            return
+        task = asyncio.get_running_loop().create_task(rate(self.m, table.id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
 
 # -- reading ------------------------------------------------------------------------------

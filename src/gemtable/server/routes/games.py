@@ -11,7 +11,8 @@ from gemtable.core.registry import all_games, get_game
 from ..deps import get_limits, get_manager
 from ..edge import SafeJSONResponse
 from ..limits import Limits, shown
-from ..tables import Rejected, TableManager
+from ..table import Rejected
+from ..tables import TableManager
 from .pages import WEB_DIR
 
 router = APIRouter()

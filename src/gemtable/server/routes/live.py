@@ -16,10 +16,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from .. import inplay, lobby
 from ..closes import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_MALFORMED, CLOSE_NOT_FOUND, CLOSE_RATE, CLOSE_TOO_BIG
-from ..deps import TOKEN_IN_URL, client_address, get_identity, get_limits, get_manager, header_token, seat_of
+from ..deps import TOKEN_IN_URL, client_address, get_identity, get_inplay, get_limits, get_manager, header_token, seat_of
 from ..edge import abort_connection
 from ..limits import TokenBucket, depth_exceeds, parse_message, shown
-from ..tables import LiveTable, Rejected, Subscriber, TableManager
+from ..hub import Subscriber
+from ..table import LiveTable, Rejected
+from ..tables import TableManager
 
 router = APIRouter()
 
@@ -124,7 +126,7 @@ async def table_socket(ws: WebSocket, table_id: str):
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
                 close = (CLOSE_MALFORMED, "a message must be a JSON object with a 'type'")
                 break
-            await handle(manager, table, sub, data)
+            await handle(manager, get_inplay(ws), table, sub, data)
     except WebSocketDisconnect:
         pass
     finally:
@@ -138,7 +140,8 @@ async def table_socket(ws: WebSocket, table_id: str):
             await sub.stop()
             await close_socket(ws, *close)
 
-async def handle(manager: TableManager, table: LiveTable, sub: Subscriber, data: dict[str, Any]) -> None:
+async def handle(manager: TableManager, play: inplay.InPlay, table: LiveTable, sub: Subscriber,
+                 data: dict[str, Any]) -> None:
     """One message of a connection (docs/websocket.md, "Client → server")."""
     if not table.holds(sub):  # the seat changed hands since this connection opened
         manager.revoke(table, sub)
@@ -168,7 +171,7 @@ async def handle(manager: TableManager, table: LiveTable, sub: Subscriber, data:
             if exc.code == "stale":
                 manager.send_state(table, sub)
     elif kind in inplay.MESSAGES:  # chat, undo, take_seat, mute_spectators (inplay.py)
-        await manager.inplay.handle(table, sub, data)
+        await play.handle(table, sub, data)
     else:
         sub.push({"type": "error", "code": "malformed",
                   "message": f"Unknown message type {shown(kind)} (use 'action', 'ping', 'refresh', 'chat', "

@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field
 from .. import lobby
 from ..deps import get_identity, get_manager, header_token, seat_of
 from ..players import Identity
-from ..tables import LiveTable, Rejected, TableManager
+from ..table import LiveTable, Rejected
+from ..tables import TableManager
 
 router = APIRouter()
 
@@ -35,13 +36,14 @@ async def host_table(table_id: str, request: Request, manager: TableManager = De
     """The table, when the request comes from its host (the host's player cookie, or the host
     seat's token in a header); else 403 ``not_host``."""
     table = await manager.get(table_id)
+    rec = lobby.lobby_of(table)
     pid = await identity.player_id(request)
-    if pid is not None and table.host_player is not None and secrets.compare_digest(pid, table.host_player):
+    if pid is not None and rec.host_player is not None and secrets.compare_digest(pid, rec.host_player):
         return table
     token = header_token(request)
     if token:
         _, seat = await seat_of(request, table_id, token)
-        if seat is not None and seat == table.host_seat:
+        if seat is not None and seat == rec.host_seat:
             return table
     raise Rejected("not_host", "Only the table's host can do that.", 403)
 
@@ -98,11 +100,12 @@ async def start_table(body: StartBody, table: LiveTable = Depends(host_table),
             summary="Host: the invite links of the invite seats and of the host's own seat, again")
 async def invites(table: LiveTable = Depends(host_table)) -> dict[str, Any]:
     out = []
+    host_seat = lobby.lobby_of(table).host_seat
     for s in table.seats:
-        if s.kind != "human" or (s.open and s.seat != table.host_seat):
+        if s.kind != "human" or (s.open and s.seat != host_seat):
             continue  # bots; open seats (their tokens belong to whoever joins them)
         # invite seats: the host made them and had their links from the start
-        kind = "me" if s.seat == table.host_seat and s.player is not None else "human"
+        kind = "me" if s.seat == host_seat and s.player is not None else "human"
         out.append({"seat": s.seat, "name": s.name, "kind": kind, "token": s.token,
                     "invite": f"/table/{table.id}#token={s.token}"})
     return {"seats": out}

@@ -23,7 +23,7 @@ from ..players import (
     player_name,
     public,
 )
-from ..tables import Rejected
+from ..table import Rejected
 
 router = APIRouter()
 

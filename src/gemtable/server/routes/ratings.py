@@ -13,7 +13,8 @@ from ..limits import shown
 from ..lobby import games_of
 from ..players import Identity
 from ..ratings import RECENT, bot_name, leaderboard, levels, ratings_of
-from ..tables import Rejected, TableManager
+from ..table import Rejected
+from ..tables import TableManager
 
 router = APIRouter()
 

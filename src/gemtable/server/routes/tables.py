@@ -9,10 +9,20 @@ from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, Field
 
 from .. import lobby
-from ..deps import client_address, get_identity, get_manager, header_token, no_token_in_url, seat_of, too_many
+from ..deps import (
+    client_address,
+    get_identity,
+    get_inplay,
+    get_manager,
+    header_token,
+    no_token_in_url,
+    seat_of,
+    too_many,
+)
 from ..limits import Limits
 from ..players import Identity
-from ..tables import Rejected, TableManager
+from ..table import Rejected
+from ..tables import TableManager
 
 
 class SeatSpec(BaseModel):
@@ -60,8 +70,9 @@ def router(limits: Limits) -> APIRouter:
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
         player = await identity.current(request)
         seats, setup = lobby.prepare(seats, player, body.private)
+        steps = [setup, request.app.state.inplay.clock_setup(body.clock)]  # the lobby's, then the clock's
         table = await manager.create(body.game, body.players, body.options, seats, body.seed, creator=address,
-                                     lobby=setup, clock=body.clock)
+                                     setup=steps)
         return {
             "table": table.summary(),
             "seats": [
@@ -131,7 +142,7 @@ def router(limits: Limits) -> APIRouter:
             pid = await identity.player_id(request)
             held = [s.seat for s in table.seats if pid is not None and s.player == pid]
             seat = held[0] if held else None
-        new = await manager.inplay.rematch(table, seat)
+        new = await get_inplay(request).rematch(table, seat)
         mine = new.seats[seat]
         return {"table": new.id, "seat": seat, **({"token": mine.token} if mine.kind == "human" else {})}
 
