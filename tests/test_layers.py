@@ -2,7 +2,9 @@
 
 ``core <- games <- bots <- analysis | adapters <- server <- cli`` (an arrow: "is
 imported by"), no game imports another, and nothing above the games imports a
-game package: they look games up in ``gemtable.core.registry``.  The contracts
+game package: they look games up in ``gemtable.core.registry``.  Inside the
+server, the table core imports no feature and features import no route; and no
+package or module anywhere takes part in an import cycle.  The contracts
 live under ``[tool.importlinter]`` in pyproject.toml; this test runs them so
 that plain ``pytest`` fails, with import-linter's report, when one is broken.
 """

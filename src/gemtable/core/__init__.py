@@ -4,6 +4,7 @@ from .actions import Action, ActionSpace
 from .errors import DataError, GemtableError, IllegalAction, MatchFileError, OptionError
 from .game import Event, Game, Option, State, canonical, event_for, format_text, run_random_game
 from .match import Match
+from .registry import all_games, get_game  # noqa: F401  (also sets up un-pickling of actions)
 from .rng import Rng
 from .undo import undo_span
 

@@ -8,7 +8,7 @@ objects, so the hot path allocates nothing, actions compare by identity, and
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .errors import IllegalAction
 
@@ -57,15 +57,20 @@ class Action:
 
 
 _SPACES: dict[str, "ActionSpace"] = {}
+# Loads every game package (each builds its ActionSpace when imported): the registry sets it
+# when the kernel is imported (core/registry.py), so this module needs no import of it.
+_LOAD_GAMES: Callable[[], Any] | None = None
+
+
+def load_games_with(load: Callable[[], Any]) -> None:
+    """Name the function that imports every game package (for un-pickling actions)."""
+    global _LOAD_GAMES
+    _LOAD_GAMES = load
 
 
 def _lookup_action(game_id: str, action_id: int) -> "Action":
-    if game_id not in _SPACES:
-        # A game's ActionSpace is built when its package is imported; the
-        # registry imports every game package (by name, see core/registry.py).
-        from .registry import all_games
-
-        all_games()
+    if game_id not in _SPACES and _LOAD_GAMES is not None:
+        _LOAD_GAMES()
     return _SPACES[game_id].actions[action_id]
 
 

@@ -36,6 +36,7 @@ import logging
 import pkgutil
 from importlib.metadata import entry_points
 
+from .actions import load_games_with
 from .game import Game
 
 log = logging.getLogger(__name__)
@@ -126,3 +127,6 @@ def get_game(game_id: str) -> Game:
 def game_ids() -> list[str]:
     """The ids of every game."""
     return list(all_games())
+
+
+load_games_with(all_games)  # un-pickling an action of a game not imported yet imports every game
