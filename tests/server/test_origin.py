@@ -446,6 +446,7 @@ def test_a_text_frame_that_is_not_utf8_closes_1007_with_one_quiet_log_line(serve
 
 # -- 5. `gemtable serve --workers N` hands the options to every worker ----------------------------
 def test_serve_hands_allowed_origins_and_behind_proxy_to_its_workers(monkeypatch):
+    import uvicorn.config
     import uvicorn.supervisors
     from typer.testing import CliRunner
 
@@ -463,6 +464,8 @@ def test_serve_hands_allowed_origins_and_behind_proxy_to_its_workers(monkeypatch
             pass
 
     monkeypatch.setattr(uvicorn.supervisors, "Multiprocess", Started)
+    # uvicorn's Config sets logging up on streams that CliRunner closes afterwards: not here
+    monkeypatch.setattr(uvicorn.config.Config, "configure_logging", lambda self: None)
     args = ["serve", "--workers", "2", "--db", "postgresql://gt@127.0.0.1:1/none", "--port", str(free_port()),
             "--behind-proxy", "--allowed-origin", "https://games.example.org",
             "--allowed-origin", "https://play.example.org:8443"]

@@ -63,6 +63,7 @@ class Subscriber:
         self.send_timeout = send_timeout
         self.on_drop = on_drop
         self.dropped: tuple[int, str] | None = None
+        self.address = ""  # the client's address (a spectator's chat allowance is per address)
         self.writer: asyncio.Task | None = None
 
     def start(self) -> None:

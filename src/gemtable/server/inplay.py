@@ -412,7 +412,7 @@ class InPlay(Clockwork, TableHooks):
             raise rejected("bad_chat", str(exc), 422) from None
         if sub.seat is None and play.mute:
             raise rejected("muted", "The host has muted spectators' chat at this table.", 403)
-        key = f"{table.id}:{sub.seat}" if sub.seat is not None else f"{table.id}:a:{getattr(sub, 'address', '')}"
+        key = f"{table.id}:{sub.seat}" if sub.seat is not None else f"{table.id}:a:{sub.address}"
         bucket = self.chat_limiter.bucket(key)
         if not bucket.take():
             wait = bucket.retry_after()
@@ -420,7 +420,7 @@ class InPlay(Clockwork, TableHooks):
         if sub.seat is not None:
             name = table.seats[sub.seat].name
         else:
-            name = getattr(sub, "player_name", None) or "Spectator"
+            name = "Spectator"
         async with self._lock(table):
             line = await self.m.run_db(chatmod.store_line, self.m.db, table.id, sub.seat, name, text, False, utcnow(),
                                     self.m.bus.publish)

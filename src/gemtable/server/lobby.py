@@ -153,11 +153,11 @@ def row_summary(row: TableRow, seat_rows: list[SeatRow], moves: int | None = Non
 
 def row_fields(row: TableRow, out: dict[str, Any]) -> None:
     """The lobby's fields of a summary built from rows (a table not in memory)."""
-    out["private"] = bool(getattr(row, "private", False))
-    out["host"] = next((s.name for s in row.seats if s.seat == getattr(row, "host_seat", None)), None)
+    out["private"] = bool(row.private)
+    out["host"] = next((s.name for s in row.seats if s.seat == row.host_seat), None)
     for pub, seat in zip(out["seats"], row.seats):
         pub.setdefault("open", False)
-        pub.setdefault("player", seat.name if getattr(seat, "player_id", None) else None)
+        pub.setdefault("player", seat.name if seat.player_id else None)
         pub.setdefault("away", False)
 
 

@@ -21,7 +21,7 @@ def whole_turns(table: LiveTable) -> bool:
     humans = [s for s in table.seats if s.kind == "human"]
     if len(humans) <= 1:
         return True
-    players = {getattr(s, "player", None) for s in humans}
+    players = {s.player for s in humans}
     return len(players) == 1 and None not in players
 
 
