@@ -15,10 +15,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import queue
-import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -33,6 +32,7 @@ from gemtable.server.db import ChatRow, normalize_url
 from .conftest import free_port, seat_socket, spawn_server, wait_serving
 from .test_players import named
 from .test_robustness import JSON
+from .test_workers import Player
 
 CLOSE_SEAT_LOST = 4401
 
@@ -163,19 +163,13 @@ def test_any_message_from_a_removed_holder_is_refused_and_changes_nothing(client
 
 
 # -- real servers over real WebSockets -------------------------------------------------------------
-class Socket:
-    """A browser tab's WebSocket (a thread collects its messages); ``code``: how the server closed it."""
+class Socket(Player):
+    """A browser tab's WebSocket (test_workers.Player) that also keeps how the server closed it
+    (``code``) and reads everything up to the close (``rest``)."""
 
     def __init__(self, port: int, table_id: str, token: str | None, cookies: httpx.Cookies | None = None) -> None:
-        from websockets.sync.client import connect
-
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
-        protocols = ["gemtable"] + ([f"token.{token}"] if token else [])
-        self.ws = connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", subprotocols=protocols,
-                          additional_headers=headers, open_timeout=30).__enter__()
-        self.messages: queue.Queue = queue.Queue()
         self.code: int | None = None
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(SimpleNamespace(port=port), table_id, token, cookies)
 
     def _read(self) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -187,16 +181,8 @@ class Socket:
             self.code = exc.rcvd.code if exc.rcvd is not None else None
         except Exception:
             pass
+        self.closed = True
         self.messages.put(None)
-
-    def until(self, pred, timeout: float = 30.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            msg = self.messages.get(timeout=max(0.01, deadline - time.monotonic()))
-            if msg is None:
-                raise ConnectionError(f"closed ({self.code})")
-            if pred(msg):
-                return msg
 
     def rest(self, timeout: float = 30.0) -> list[dict]:
         """Every message until the server closes the socket."""
@@ -207,15 +193,6 @@ class Socket:
             if msg is None:
                 return out
             out.append(msg)
-
-    def send(self, msg: dict) -> None:
-        self.ws.send(json.dumps(msg))
-
-    def close(self) -> None:
-        try:
-            self.ws.close()
-        except Exception:
-            pass
 
 
 def _browser(url: str, name: str, stack: contextlib.ExitStack) -> httpx.Client:
