@@ -74,8 +74,8 @@ function hlCircle(x, y, r) { return s("circle", { class: "hl", cx: x, cy: y, r }
 
 // On a phone the pieces and chips stay small to look at, but each clickable one gets an
 // invisible square hit area of TAP units (at 500 units across a 390 px screen, about
-// 41 px), and its neighbours move TAP apart so no two hit areas overlap.
-const TAP = 56, SAT_ROW = 8;
+// 45 px), and its neighbours move TAP apart so no two hit areas overlap.
+const TAP = 60, SAT_ROW = 8;
 function hitArea(x, y, size) {
   return s("rect", { class: "gw-hit", x: x - size / 2, y: y - size / 2, width: size, height: size, fill: "#000", "fill-opacity": 0 });
 }

@@ -16,8 +16,8 @@ function pane(x, y, w, c, ctx, opts = {}) {
   });
 }
 
-// On a phone (500 units across a 390 px screen) a tap target needs TAP units a side (about 41 px).
-const TAP = 56;
+// On a phone (500 units across a 390 px screen) a tap target needs TAP units a side (about 45 px).
+const TAP = 60;
 function hitRect(x, y, w, hgt) {
   return s("rect", { class: "si-hit", x, y, width: w, height: hgt, fill: "#000", "fill-opacity": 0 });
 }
