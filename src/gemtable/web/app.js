@@ -82,7 +82,8 @@ function drawBoard(mod, el, ctx) {
   const moves = motion.before(el, mod, ctx); // motion.js: the pieces that moved since the last drawing fly
   try {
     mod.render(el, ctx);
-    raiseSmallText(el);  // svg.js: no board text under MIN_TEXT_PX on screen, whatever the scale
+    // svg.js: on a narrow screen (the renderers' phone layouts) no board text under MIN_TEXT_PX
+    if (el.clientWidth < 640) raiseSmallText(el);
     motion.after(moves);
   } catch (err) {
     console.error(err);

@@ -140,7 +140,8 @@ export function findLegal(legal, want) {
 
 // Readable text.  The boards are SVGs scaled to the width of the screen, so a label drawn
 // at 9 user units reads 6 px on a phone.  Every <text> a player needs renders at least
-// MIN_TEXT_PX CSS px tall: the shell calls raiseSmallText on the board after each drawing,
+// MIN_TEXT_PX CSS px tall: on a narrow screen (under 640 px, where the renderers draw their
+// phone layouts) the shell calls raiseSmallText on the board after each drawing,
 // which enlarges the font of any text below that (font size × the text's scale to the
 // screen) in place.  A renderer that lays out around its labels (pips, badges, rows of
 // labels) asks minFont(el, viewWidth) for the smallest size in user units first, and draws

@@ -13,7 +13,7 @@
 // (buy and gem phases), or after the price boards, which then come first (build
 // phase); the market and the other players' panels follow.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
 
 const GEMS = ["blue", "yellow", "green", "red", "diamond"];
 const GOOD_COLOURS = { pit: "#8a6a4a", animal: "#6b9a4a", ship: "#3f6f9a", track: "#9a5a8a", mine: "#7a7a7a", hat: "#3a3a3a" };
@@ -32,6 +32,11 @@ const SEAT_COLOURS = ["#c0392b", "#2c6fbb", "#e0b020", "#3a9a4a"]; // pieces on 
 const DIALOG_TYPES = ["track", "trade", "keep", "pay"];
 
 const pretty = (x) => String(x).replace(/_/g, " ");
+// The smallest font size (user units) that reads 10 px on this screen (svg.js minFont); 0 on
+// a wide screen.  On a phone the price boards stack one a row, their build buttons and the
+// piles as tall as a finger, with the full names.
+let fmin = 0;
+const TAP = 56;  // user units: 44 px or more at 440 units across a 390 px screen
 const animalName = (a) => (a === "deer" ? "deer park" : a);
 
 // Words of `text` in lines of at most `max` characters.
@@ -97,7 +102,8 @@ export function render(el, ctx) {
   const n = players.length;
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 440 : 1000;
-  const perRow = narrow ? 2 : 4; // price boards a row
+  fmin = narrow ? minFont(el, W) : 0;
+  const perRow = narrow ? 1 : 4; // price boards a row
   const bw = (W - 24 - (perRow - 1) * 8) / perRow;
   const pw = narrow ? W - 12 : 490;
   const ph = players.some((pl) => pl.warning) ? 332 : 292; // room for the warning band
@@ -111,7 +117,9 @@ export function render(el, ctx) {
   const marketH = 24 + blocks * blockH;
   const mx = 12 + rowLab + Math.max(0, (W - 24 - rowLab - blockCols * (sw + 6)) / 2);
   const bRows = Math.ceil((v.boards.length + 1) / perRow); // + the building piles
-  const top = marketH + 30 + bRows * 52 + 10;
+  // a price board's height: on a phone room for a row of buttons as tall as a finger
+  const boxH = narrow ? 34 + TAP : 46, rowH = boxH + 6;
+  const top = marketH + 30 + bRows * rowH + 10;
   const pcols = narrow ? 1 : 2;
   // where the market (my) and the price boards (by) start, and each player panel
   let my = 0, by = marketH, height = top + Math.ceil(n / pcols) * (ph + 10) + 10;
@@ -123,7 +131,7 @@ export function render(el, ctx) {
     const parts = v.phase === "build" ? ["boards", "own", "market", "others"] : ["market", "own", "boards", "others"];
     for (const part of parts) {
       if (part === "market") { my = y; y += marketH + 10; }
-      else if (part === "boards") { by = Math.max(y, 24); y = by + 30 + bRows * 52 + 10; } // under the round line
+      else if (part === "boards") { by = Math.max(y, 24); y = by + 30 + bRows * rowH + 10; } // under the round line
       else if (part === "own") { if (me >= 0) { seatY[me] = y; y += ph + 10; } }
       else players.forEach((_, p) => { if (p !== me) { seatY[p] = y; y += ph + 10; } });
     }
@@ -144,7 +152,7 @@ export function render(el, ctx) {
     const label = narrow ? "pass" : v.phase === "build" ? "pass: build nothing more" : "pass: buy nothing more";
     const pw = narrow ? 110 : 210, px = W - 12 - pw;
     svg.appendChild(clickable(s("g", { class: "dc-pass" }, [
-      s("rect", { x: px - 4, y: 0, width: pw + 8, height: 49, fill: "#000", "fill-opacity": 0 }),
+      s("rect", { x: px - 4, y: 0, width: pw + 8, height: narrow ? TAP : 49, fill: "#000", "fill-opacity": 0 }),
       s("rect", { x: px, y: 4, width: pw, height: 24, rx: 12, fill: "#6a625a", stroke: "#0006" }),
       s("rect", { class: "hl", x: px - 2, y: 2, width: pw + 4, height: 28, rx: 14 }),
       s("text", { x: px + pw / 2, y: 21, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: "#fff", text: label }),
@@ -199,32 +207,34 @@ export function render(el, ctx) {
   svg.appendChild(s("text", { x: 12, y: by + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "price boards" }));
   v.boards.forEach((b, i) => {
     const bx = 12 + (i % perRow) * (bw + 8);
-    const y = by + 28 + Math.floor(i / perRow) * 52;
+    const y = by + 28 + Math.floor(i / perRow) * rowH;
     const g = s("g", { class: "price-board", "data-board": b.name, "data-motion-key": `dc-b-${b.name}` });
-    g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: "#e6eef0", stroke: "#5a7a86", "stroke-width": 1.2 }));
+    g.appendChild(s("rect", { x: bx, y, width: bw, height: boxH, rx: 8, fill: "#e6eef0", stroke: "#5a7a86", "stroke-width": 1.2 }));
     const head = `${pretty(b.name)} — ${b.cost}`;
     g.appendChild(s("text", { x: bx + 10, y: y + 19, "font-size": fit(head, bw - 20 - 14 * (b.pieces || []).length, 12.5), "font-weight": 700, fill: "#1d3440", text: head }));
     (b.pieces || []).forEach((q, k) => g.appendChild(s("circle", { class: "dc-piece", cx: bx + bw - 12 - k * 14, cy: y + 13, r: 5.5, fill: SEAT_COLOURS[q % 4], stroke: "#222" }, [s("title", { text: `${(ctx.names && ctx.names[q]) || `Seat ${q + 1}`} built from this board this round` })])));
     const builds = ctx.legal.filter((e) => e.type === "build" && e.json.board === b.name);
     if (!builds.length) {
-      const max = Math.floor((bw - 20) / 6);
-      g.appendChild(s("text", { x: bx + 10, y: y + 37, "font-size": 11, fill: "#4a6470", text: ((t) => (t.length > max ? t.slice(0, max - 1) + "…" : t))(`builds: ${b.tiles.map(pretty).join(", ")}`) }));
+      const line = `builds: ${b.tiles.map(pretty).join(", ")}`;
+      g.appendChild(s("text", { x: bx + 10, y: y + 37, "font-size": Math.min(11, fit(line, bw - 20, 11)), fill: "#4a6470", text: line }));
     }
-    const bpw = Math.min(72, (bw - 16) / Math.max(1, builds.length) - 4);
+    const bpw = narrow ? (bw - 16) / Math.max(1, builds.length) - 4 : Math.min(72, (bw - 16) / Math.max(1, builds.length) - 4);
+    const bph = narrow ? TAP : 18;
     builds.forEach((e, k) => {
       const px = bx + 8 + k * (bpw + 4);
       const full = pretty(e.json.tile);
       const label = bpw < 60 ? full.split(" ")[0].slice(0, 6) : full;
+      const f = narrow ? fmin : 10.5;
       const pg = s("g", {}, [
-        s("rect", { x: px, y: y + 24, width: bpw, height: 18, rx: 9, fill: "#2f8a4f" }),
-        s("rect", { class: "hl", x: px - 2, y: y + 22, width: bpw + 4, height: 22, rx: 11 }),
-        s("text", { x: px + bpw / 2, y: y + 37, "text-anchor": "middle", "font-size": 10.5, "font-weight": 700, fill: "#fff", text: label }),
+        s("rect", { x: px, y: y + 24, width: bpw, height: bph, rx: Math.min(9, bph / 2), fill: "#2f8a4f" }),
+        s("rect", { class: "hl", x: px - 2, y: y + 22, width: bpw + 4, height: bph + 4, rx: 11 }),
+        s("text", { x: px + bpw / 2, y: y + 24 + bph / 2 + f * 0.36, "text-anchor": "middle", "font-size": f, "font-weight": 700, fill: "#fff", text: label }),
       ]);
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     });
     svg.appendChild(g);
   });
-  svg.appendChild(piles(v, ctx, v.boards.length, bw, by, perRow));
+  svg.appendChild(piles(v, ctx, v.boards.length, bw, by, perRow, boxH, narrow));
 
   players.forEach((pl, p) => {
     const x = 6 + (p % pcols) * (pw + 7);
@@ -238,25 +248,29 @@ export function render(el, ctx) {
 
 // The building piles (tiles left).  A forest is a tile of the fullest pile turned
 // over; when several piles tie, the player picks one here.
-function piles(v, ctx, i, bw, by, perRow) {
+function piles(v, ctx, i, bw, by, perRow, boxH = 46, narrow = false) {
   const bx = 12 + (i % perRow) * (bw + 8);
-  const y = by + 28 + Math.floor(i / perRow) * 52;
+  const y = by + 28 + Math.floor(i / perRow) * (boxH + 6);
   const choosing = ctx.legal.some((e) => e.type === "forest_pile");
   const g = s("g", { class: "tile-piles", "data-motion-key": "dc-piles" });
-  g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
+  g.appendChild(s("rect", { x: bx, y, width: bw, height: boxH, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
   g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? (bw < 220 ? "pick a pile for your forest" : "turn a pile over for your forest") : "building piles (tiles left)" }));
   const names = Object.keys(v.tile_piles || {});
   const pw = (bw - 16) / Math.max(1, names.length) - 4;
   names.forEach((name, k) => {
     const px = bx + 8 + k * (pw + 4);
-    const short = pretty(name).split(" ")[0].slice(0, 5);
     const e = findLegal(ctx.legal, { type: "forest_pile", pile: name })[0];
+    // a phone's pile is a TAP-tall button: the full name, the tiles left on a second line
+    const tall = narrow, ph = tall ? TAP : 18;
+    const label = tall || narrow ? [pretty(name), String(v.tile_piles[name])] : [`${pretty(name).split(" ")[0].slice(0, 5)} ${v.tile_piles[name]}`];
+    const f = narrow ? fmin : fit(label[0], pw - 4, 9.5);
+    const lines = tall ? label : [label.join(" ")];
     const pg = s("g", { class: "tile-pile", "data-pile": name }, [
-      s("rect", { x: px, y: y + 24, width: pw, height: 18, rx: 9, fill: e ? "#2f8a4f" : "#d8ceb8" }),
-      s("text", { x: px + pw / 2, y: y + 37, "text-anchor": "middle", "font-size": fit(`${short} ${v.tile_piles[name]}`, pw - 4, 9.5), "font-weight": 700, fill: e ? "#fff" : "#3a3025", text: `${short} ${v.tile_piles[name]}` }),
+      s("rect", { x: px, y: y + 24, width: pw, height: ph, rx: Math.min(9, ph / 2), fill: e ? "#2f8a4f" : "#d8ceb8" }),
+      ...lines.map((t, j) => s("text", { x: px + pw / 2, y: y + 24 + ph / 2 + f * 0.36 + (j - (lines.length - 1) / 2) * f * 1.15, "text-anchor": "middle", "font-size": f, "font-weight": 700, fill: e ? "#fff" : "#3a3025", text: t })),
     ]);
     if (e) {
-      pg.appendChild(s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: 22, rx: 11 }));
+      pg.appendChild(s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: ph + 4, rx: 11 }));
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     } else {
       pg.appendChild(s("title", { text: `${pretty(name)}: ${v.tile_piles[name]} tiles left` }));
@@ -276,22 +290,21 @@ function dialog(ctx, W, marketH) {
   const dw = Math.min(W - 40, 640);
   const long = kind === "trade" || kind === "keep";
   const cols = W < 600 ? (long ? 1 : 2) : long ? 2 : 3;
-  const bwid = (dw - 28 - (cols - 1) * 8) / cols, bh = 34;
+  const bwid = (dw - 28 - (cols - 1) * 8) / cols, bh = W < 600 ? TAP : 34;
   const rows = Math.ceil(opts.length / cols);
-  const dh = 58 + rows * (bh + 8) + 8;
+  const nf = Math.max(10.5, fmin);
+  const promptLines = ctx.prompt ? wrap(String(ctx.prompt), Math.floor((dw - 32) / (nf * 0.53))) : [];
+  const head = 32 + promptLines.length * nf * 1.25;
+  const dh = head + 8 + rows * (bh + 8) + 4;
   const dx = (W - dw) / 2, dy = Math.max(8, Math.min(60, marketH - dh));
   const g = s("g", { class: "dc-dialog", "data-choice": kind });
   g.appendChild(s("rect", { x: 0, y: 0, width: W, height: Math.max(marketH, dy + dh + 8), fill: "#00000055" }));
   g.appendChild(s("rect", { x: dx, y: dy, width: dw, height: dh, rx: 12, fill: "#fbf6ea", stroke: "#ffd24a", "stroke-width": 3 }));
   g.appendChild(s("text", { x: dx + 16, y: dy + 26, "font-size": 15, "font-weight": 800, fill: "#2a2520", text: title }));
-  if (ctx.prompt) {
-    const p = String(ctx.prompt);
-    const max = Math.floor((dw - 32) / 5.6);
-    g.appendChild(s("text", { x: dx + 16, y: dy + 44, "font-size": 10.5, fill: "#6b5a3a", text: p.length > max ? p.slice(0, max - 1) + "…" : p }));
-  }
+  promptLines.forEach((line, j) => g.appendChild(s("text", { x: dx + 16, y: dy + 44 + j * nf * 1.25, "font-size": nf, fill: "#6b5a3a", text: line })));
   opts.forEach((e, k) => {
     const bx = dx + 14 + (k % cols) * (bwid + 8);
-    const by = dy + 54 + Math.floor(k / cols) * (bh + 8);
+    const by = dy + head + 8 + Math.floor(k / cols) * (bh + 8);
     const b = s("g", { class: "dc-choice" });
     b.appendChild(s("rect", { x: bx, y: by, width: bwid, height: bh, rx: 8, fill: "#fff", stroke: "#8a7b5c" }));
     b.appendChild(s("rect", { class: "hl", x: bx - 2, y: by - 2, width: bwid + 4, height: bh + 4, rx: 10 }));
