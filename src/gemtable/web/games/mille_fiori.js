@@ -7,7 +7,7 @@
 // places, hand picks, extra cards and sail/decline are clickable.
 // The static board description comes from view.layout (public data).
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 const SEAT_COLOURS = ["red", "blue", "green", "yellow"];
@@ -23,6 +23,24 @@ const SPACE_TINT = {
 const PANEL = "#f4ecda";
 const INK = "#2a2520";
 const MUTED = "#7a6e5e";
+// The smallest font size (user units) that reads 10 px on this screen (svg.js minFont);
+// 0 on a wide screen, where the sizes as drawn are readable.
+let fmin = 0;
+const size = (f) => Math.max(f, fmin);
+
+// `text` at font size f (raised to the readable minimum) in lines no wider than
+// `width` (about 0.58 em a character), the last line's baseline at yLast, so that a
+// note at the foot of a panel grows upwards; the lines as <text> elements.
+function footNote(x, yLast, width, f, text, attrs = {}) {
+  const fs = size(f), max = Math.max(1, Math.floor(width / (fs * 0.58)));
+  const lines = [""];
+  for (const wd of String(text).split(" ")) {
+    const cur = lines[lines.length - 1];
+    if (cur && (cur + " " + wd).length > max) lines.push(wd);
+    else lines[lines.length - 1] = cur ? cur + " " + wd : wd;
+  }
+  return lines.map((line, j) => s("text", { x, y: yLast - (lines.length - 1 - j) * fs * 1.2, "font-size": fs, fill: MUTED, ...attrs, text: line }));
+}
 
 // ---------------------------------------------------------------------------
 // icons, drawn in a -10..10 box and scaled to radius r
@@ -387,7 +405,7 @@ function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
   const [ax, ay] = pos(0);
   g.appendChild(s("path", { d: `M${ax - 9} ${ay + hh * 0.62 - 4} l6 4 l-6 4`, fill: "none", stroke: "#4d6a1a", "stroke-width": 2 }));
   const extra = info.extra_card_at_distinct_values.join(" and ");
-  g.appendChild(s("text", { x: x + 12, y: y + hgt - 9, "font-size": 10.5, fill: MUTED, text: `Score the value plus your unbroken run before it · ${extra} different values: extra card` }));
+  for (const t of footNote(x + 12, y + hgt - 9, w - 24, 10.5, `Score the value plus your unbroken run before it · ${extra} different values: extra card`)) g.appendChild(t);
   svg.appendChild(g);
 }
 
@@ -489,7 +507,7 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
     g.appendChild(s("text", { x: px + 4, y: cy + 16.5, "font-size": 12.5, "font-weight": 800, fill: departed ? MUTED : "#1d3560", text: departed ? "sailed" : `${hp[goodsHere] ?? 0}` }));
     if (!departed) g.appendChild(s("text", { x: px + 24, y: cy + 16.5, "font-size": 9.5, fill: MUTED, text: `(${goodsHere})` }));
   }
-  g.appendChild(s("text", { x: gx, y: y + hgt - 6, "font-size": 9.5, fill: MUTED, text: "good's value = diamonds in its column; every player scores value × own diamonds there" }));
+  for (const t of footNote(gx, y + hgt - 6, w - 20, 9.5, "good's value = diamonds in its column; every player scores value × own diamonds there")) g.appendChild(t);
   svg.appendChild(g);
 }
 
@@ -497,7 +515,8 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
 // (below the name), else the short wording; the width of a character is
 // estimated from the font size (the board is drawn before it is measured).
 function seatLines(long, short, width) {
-  const fits = (text, size) => text.length * size * 0.56 <= width;
+  const fits = (text, f) => text.length * size(f) * 0.56 <= width;
+  const y2 = 39 + Math.max(13, size(10) * 1.2); // the second line, under the first
   const split = (bits) => {
     for (let k = 1; k < bits.length; k++) {
       const a = bits.slice(0, k).join(" · "), b = bits.slice(k).join(" · ");
@@ -508,18 +527,23 @@ function seatLines(long, short, width) {
   for (const bits of [long, short]) {
     if (fits(bits.join(" · "), 10.5)) return [{ y: 49, size: 10.5, text: bits.join(" · ") }];
     const [a, b] = split(bits);
-    if (fits(a, 10) && fits(b, 10)) return [{ y: 39, size: 10, text: a }, { y: 52, size: 10, text: b }];
+    if (fits(a, 10) && fits(b, 10)) return [{ y: 39, size: 10, text: a }, { y: y2, size: 10, text: b }];
   }
   const [a, b] = split(short);
-  const size = Math.max(7, Math.min(10, width / (0.56 * Math.max(a.length, b.length))));
-  return [{ y: 39, size, text: a }, { y: 52, size, text: b }];
+  const f = Math.max(7, Math.min(10, width / (0.56 * Math.max(a.length, b.length))));
+  return [{ y: 39, size: f, text: a }, { y: y2, size: f, text: b }];
+}
+
+// A seat panel's height: two lines of facts under the name, spaced for the readable size.
+function seatH() {
+  return Math.max(58, 39 + Math.max(13, size(10) * 1.2) + 7);
 }
 
 function drawSeats(svg, y0, v, L, ctx, W = 1000, perRow = 0) {
   const n = v.players;
   const per = perRow || n;
   const names = ctx.names || [];
-  const gap = 8, pw = (W - 20 - gap * (per - 1)) / per, ph = 58;
+  const gap = 8, pw = (W - 20 - gap * (per - 1)) / per, ph = seatH();
   const shown = (ctx.result && ctx.result.scores) || v.final_scores || v.scores || [];
   const houses = L.byArea.houses;
   for (let p = 0; p < n; p++) {
@@ -580,6 +604,7 @@ export function render(el, ctx) {
   // cards the prompt asks for are on the first screen, right under the prompt
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 500 : 1000;
+  fmin = narrow ? minFont(el, W) : 0;
   const dW = 60, dH = 84, dStep = 65, perRow = narrow ? 7 : 15;
   const dRows = Math.max(1, Math.ceil(display.length / perRow));
   const seatRows = narrow ? Math.ceil(v.players / 2) : 1;
@@ -588,14 +613,16 @@ export function render(el, ctx) {
   const handCards = v.hand ? v.hand.length + (v.pick ? 1 : 0) : 0;
   const hStep = narrow ? Math.min(80, (W - 2 * hx0 - hW) / Math.max(1, handCards - 1)) : 98;
   let seaY, topY, midY, seatsY, cardsY, handY, dispY;
+  // a phone's panels grow by a line for their foot notes, wrapped at the readable size
+  const foot = narrow ? Math.ceil(size(10.5) * 1.2) : 0;
   if (narrow) {
     handY = 8;
     cardsY = v.hand ? handY + hH + 40 : 8;
     seatsY = cardsY + 152;
-    seaY = seatsY + seatRows * 66 + 12;
+    seaY = seatsY + seatRows * (seatH() + 8) + 12;
     topY = seaY + 134;
-    midY = topY + 448;
-    dispY = midY + 478;
+    midY = topY + 448 + 2 * foot;
+    dispY = midY + 478 + foot;
   } else {
     seaY = 12; topY = 84; midY = 310; seatsY = 540;
     cardsY = seatsY + seatRows * 66 + 6;
@@ -608,11 +635,11 @@ export function render(el, ctx) {
 
   drawSea(svg, 58, seaY, v, L, ctx, W);
   if (narrow) {
-    drawWorkshops(svg, 7, topY, 486, 216, v, L, ctx);
-    drawHouses(svg, 7, topY + 224, 486, 216, v, L, ctx);
+    drawWorkshops(svg, 7, topY, 486, 216 + foot, v, L, ctx);
+    drawHouses(svg, 7, topY + 224 + foot, 486, 216 + foot, v, L, ctx);
     drawPyramid(svg, 7, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
     drawPyramid(svg, 253, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
-    drawTrade(svg, 7, midY + 230, 486, 222, v, L, ctx);
+    drawTrade(svg, 7, midY + 230, 486, 222 + foot, v, L, ctx);
     drawSeats(svg, seatsY, v, L, ctx, W, 2);
   } else {
     drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
