@@ -193,8 +193,10 @@ function shipMarker(cx, cy, p, ctx, size = 1) {
   return g;
 }
 
-// ship's wheel with the card's wheel number
-function wheel(cx, cy, r, n) {
+// ship's wheel with the card's wheel number; on a phone the hub grows to hold the
+// number at the size it is read at
+function wheel(cx, cy, r0, n) {
+  const f = size(r0 * 1.1), r = Math.max(r0, f * 0.62);
   const g = s("g", { class: "mf-wheel" });
   let d = "";
   for (let i = 0; i < 8; i++) {
@@ -203,7 +205,7 @@ function wheel(cx, cy, r, n) {
   }
   g.appendChild(s("path", { d, stroke: "#6b4526", "stroke-width": r * 0.22, "stroke-linecap": "round" }));
   g.appendChild(s("circle", { cx, cy, r, fill: "#fbf3e0", stroke: "#6b4526", "stroke-width": r * 0.2 }));
-  g.appendChild(s("text", { x: cx, y: cy + r * 0.38, "text-anchor": "middle", "font-size": r * 1.1, "font-weight": 800, fill: "#3a2510", text: n }));
+  g.appendChild(s("text", { x: cx, y: cy + f * 0.35, "text-anchor": "middle", "font-size": f, "font-weight": 800, fill: "#3a2510", text: n }));
   return g;
 }
 
@@ -212,7 +214,7 @@ function bonusRow(x, y, values, owners, ctx, label = true) {
   let bx = x;
   if (label) {
     g.appendChild(s("text", { x: bx, y: y + 15, "font-size": 10.5, fill: MUTED, "font-style": "italic", text: "bonus" }));
-    bx += 34;
+    bx += Math.max(34, size(10.5) * 0.58 * 5 + 4); // room for the word at the size it is read at
   }
   values.forEach((val, k) => {
     const o = owners ? owners[k] : -1;
@@ -345,10 +347,24 @@ function drawWorkshops(svg, x, y, w, hgt, v, L, ctx) {
       sg.appendChild(keyed(`mf-d${sp.id}`, gem(cx, cy + 4, 11.5, o, ctx)));
     } else {
       sg.appendChild(icon(sp.symbol, cx, cy - 4, 9.5));
-      sg.appendChild(s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: sp.symbol }));
-      if (sp.symbol === doubled) sg.appendChild(s("text", { x: cx, y: cy - 15.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 800, fill: "#8a1d4a", text: "×2" }));
+      // the material's name under its icon; on a phone, where the name read at 10 px is
+      // wider than a space, the legend at the panel's foot names the icons and the ×2
+      // takes the name's place
+      if (!fmin) sg.appendChild(s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: sp.symbol }));
+      if (sp.symbol === doubled) sg.appendChild(s("text", { x: cx, y: fmin ? cy + 8 + size(8.5) * 0.8 : cy - 15.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 800, fill: "#8a1d4a", text: "×2" }));
     }
     g.appendChild(placeable(sg, sp.id, ctx, s("path", { class: "hl", d: hex(cx, cy, R - 2.5) })));
+  }
+  if (fmin) {
+    // the legend: each material's icon and name, in one row at the foot
+    const names = [...new Set(ws.map((sp) => sp.symbol))];
+    const f = size(8.5), ly = y + hgt - 9;
+    let lx = x + 12;
+    for (const name of names) {
+      g.appendChild(icon(name, lx + 7, ly - f * 0.35, 7));
+      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#4a3d2a", text: name }));
+      lx += 16 + name.length * f * 0.58 + 10;
+    }
   }
   // gold stars where three spaces meet: filling the last of the three earns an extra card
   const byId = {};
@@ -432,8 +448,10 @@ function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
       } else {
         sg.appendChild(icon(e.symbol, cx + cw / 2, ry + chh / 2 - 1, 11));
       }
-      sg.appendChild(s("circle", { cx: cx + cw - 7, cy: ry + chh - 7, r: 6.5, fill: "#fffdf8", stroke: AREA_COLOUR[area], "stroke-width": 0.9 }));
-      sg.appendChild(s("text", { x: cx + cw - 7, y: ry + chh - 3.6, "text-anchor": "middle", "font-size": 9.5, "font-weight": 800, fill: "#3a2a30", text: e.value }));
+      // the card's points in a badge at its corner, big enough for the number as read
+      const bf = size(9.5), br = Math.max(6.5, bf * 0.62), bx = cx + cw - br - 0.5, by = ry + chh - br - 0.5;
+      sg.appendChild(s("circle", { cx: bx, cy: by, r: br, fill: "#fffdf8", stroke: AREA_COLOUR[area], "stroke-width": 0.9 }));
+      sg.appendChild(s("text", { x: bx, y: by + bf * 0.35, "text-anchor": "middle", "font-size": bf, "font-weight": 800, fill: "#3a2a30", text: e.value }));
       g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: cx - 2, y: ry - 2, width: cw + 4, height: chh + 4, rx: 8 })));
     });
   }
