@@ -261,7 +261,14 @@ function cardFace(x, y, w, hgt, code, L, ctx, opts = {}) {
   g.appendChild(s("circle", { cx: x + w / 2, cy: y + band + (hgt - band) * 0.45, r: ir + 4, fill: SPACE_TINT[sym] || "#f1ead9" }));
   g.appendChild(icon(sym, x + w / 2, y + band + (hgt - band) * 0.45, ir));
   const fs = w >= 80 ? 12 : sym.length > 7 ? 9.5 : 10.5;
-  g.appendChild(s("text", { x: x + w / 2, y: y + hgt - 7, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: INK, text: sym }));
+  const name = s("text", { x: x + w / 2, y: y + hgt - 7, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: INK, text: sym });
+  // on a phone a long name read at the readable size (about 0.66 em a bold character)
+  // can be wider than the card: it is drawn narrowed to the card's inner width
+  if (fmin && sym.length * size(fs) * 0.66 > w - 6) {
+    name.setAttribute("textLength", w - 6);
+    name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  g.appendChild(name);
   if (opts.note) g.appendChild(s("text", { x: x + w / 2, y: y + hgt + 13, "text-anchor": "middle", "font-size": 10, fill: "#f4e7b8", text: opts.note }));
   return g;
 }
@@ -425,15 +432,20 @@ function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
   svg.appendChild(g);
 }
 
-function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
+// on a phone the heading's note (the level points) is too wide to share the band with
+// the title read at the readable size: it gets its own line under the band, and the
+// pyramid moves down by `noteH` (the caller grows the panel by as much)
+function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx, noteH = 0) {
   const pts = L.lay.pyramids.level_points;
-  const g = panel(x, y, w, hgt, title, area, `pts ${pts.join("·")}, ×2 on match`, true);
+  const note = `pts ${pts.join("·")}, ×2 on match`;
+  const g = panel(x, y, w, hgt, title, area, noteH ? "" : note, true);
+  if (noteH) g.appendChild(s("text", { x: x + 10, y: y + 24 + noteH - 2, "font-size": 10, fill: MUTED, text: note }));
   const sp = L.byArea[area];
   const levels = [[], [], []];
   for (const e of sp) levels[e.level][e.col] = e;
   const base = levels[0].length;
   const step = (w - 16) / base, cw = step - 4, chh = 40, dy = 44;
-  const top = y + 32;
+  const top = y + 32 + noteH;
   for (let lv = 0; lv < 3; lv++) {
     const row = levels[lv];
     const ry = top + (2 - lv) * dy;
@@ -467,6 +479,9 @@ function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
   svg.appendChild(g);
 }
 
+// on a phone a good's name read at the readable size is wider than its column: the
+// column heads show the icon and the value only, and a legend above the foot note
+// names the icons (the caller grows the panel by a line)
 function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   const g = panel(x, y, w, hgt, "Trade & Harbor", "trade");
   g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.trade, v.bonus_spaces.trade, ctx, false));
@@ -475,16 +490,17 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   const tr = L.byArea.trade, hb = L.byArea.harbor;
   const nRows = Math.max(...tr.map((e) => e.row)) + 1;
   const colW = 58, cellW = 53, rowH = 27, cellH = 24;
-  const gx = x + 10, hy = y + 30, ry0 = hy + 38;
+  const headH = fmin ? 26 : 34;
+  const gx = x + 10, hy = y + 30, ry0 = hy + headH + 4;
   // column headers: good, its name, its value (= diamonds in the column)
   goods.forEach((good, c) => {
     const cx = gx + c * colW;
     const value = tr.filter((e) => e.col === c && L.owner(e.id) >= 0).length;
-    g.appendChild(s("rect", { x: cx, y: hy, width: cellW, height: 34, rx: 5, fill: "#f1dcc0", stroke: "#b8692c", "stroke-width": 1 }));
+    g.appendChild(s("rect", { x: cx, y: hy, width: cellW, height: headH, rx: 5, fill: "#f1dcc0", stroke: "#b8692c", "stroke-width": 1 }));
     g.appendChild(icon(good, cx + 14, hy + 13, 9.5));
     g.appendChild(s("circle", { cx: cx + 39, cy: hy + 13, r: 9, fill: value ? "#b8692c" : "#fffaf0", stroke: "#7a3f12", "stroke-width": 1 }));
     g.appendChild(s("text", { x: cx + 39, y: hy + 17.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: value ? "#fff" : "#7a3f12", text: value }));
-    g.appendChild(s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: good }));
+    if (!fmin) g.appendChild(s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: good }));
   });
   tr.forEach((e) => {
     const cx = gx + e.col * colW, cy = ry0 + e.row * rowH, o = L.owner(e.id);
@@ -525,7 +541,18 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
     g.appendChild(s("text", { x: px + 4, y: cy + 16.5, "font-size": 12.5, "font-weight": 800, fill: departed ? MUTED : "#1d3560", text: departed ? "sailed" : `${hp[goodsHere] ?? 0}` }));
     if (!departed) g.appendChild(s("text", { x: px + 24, y: cy + 16.5, "font-size": 9.5, fill: MUTED, text: `(${goodsHere})` }));
   }
-  for (const t of footNote(gx, y + hgt - 6, w - 20, 9.5, "good's value = diamonds in its column; every player scores value × own diamonds there")) g.appendChild(t);
+  const notes = footNote(gx, y + hgt - 6, w - 20, 9.5, "good's value = diamonds in its column; every player scores value × own diamonds there");
+  for (const t of notes) g.appendChild(t);
+  if (fmin) {
+    // the legend: each good's icon and name, in one row above the foot note
+    const f = size(9), ly = parseFloat(notes[0].getAttribute("y")) - size(9.5) * 1.25;
+    let lx = gx;
+    for (const good of goods) {
+      g.appendChild(icon(good, lx + 7, ly - f * 0.35, 7));
+      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#5a3a1a", text: good }));
+      lx += 16 + good.length * f * 0.58 + 12;
+    }
+  }
   svg.appendChild(g);
 }
 
@@ -623,7 +650,8 @@ export function render(el, ctx) {
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 500 : 1000;
   fmin = narrow ? minFont(el, W) : 0;
-  const dW = 60, dH = 84, dStep = 65, perRow = narrow ? 7 : 15;
+  // on a phone the display's cards are as wide as the hand's, so that a long name fits
+  const dW = narrow ? 76 : 60, dH = narrow ? 100 : 84, dStep = narrow ? 80 : 65, perRow = narrow ? 6 : 15;
   const dRows = Math.max(1, Math.ceil(display.length / perRow));
   const seatRows = narrow ? Math.ceil(v.players / 2) : 1;
   const hx0 = narrow ? 12 : 292;
@@ -633,6 +661,8 @@ export function render(el, ctx) {
   let seaY, topY, midY, seatsY, cardsY, handY, dispY;
   // a phone's panels grow by a line for their foot notes, wrapped at the readable size
   const foot = narrow ? Math.ceil(size(10.5) * 1.2) : 0;
+  // and the pyramids by the line of their heading's note, the trade panel by its legend
+  const pNote = narrow ? Math.ceil(size(10) * 1.2) : 0, tLeg = narrow ? Math.ceil(size(9) * 1.2) : 0;
   if (narrow) {
     handY = 8;
     cardsY = v.hand ? handY + hH + 40 : 8;
@@ -640,7 +670,7 @@ export function render(el, ctx) {
     seaY = seatsY + seatRows * (seatH() + 8) + 12;
     topY = seaY + 134;
     midY = topY + 448 + 2 * foot;
-    dispY = midY + 478 + foot;
+    dispY = midY + 478 + foot + pNote + tLeg;
   } else {
     seaY = 12; topY = 84; midY = 310; seatsY = 540;
     cardsY = seatsY + seatRows * 66 + 6;
@@ -655,9 +685,9 @@ export function render(el, ctx) {
   if (narrow) {
     drawWorkshops(svg, 7, topY, 486, 216 + foot, v, L, ctx);
     drawHouses(svg, 7, topY + 224 + foot, 486, 216 + foot, v, L, ctx);
-    drawPyramid(svg, 7, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
-    drawPyramid(svg, 253, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
-    drawTrade(svg, 7, midY + 230, 486, 222 + foot, v, L, ctx);
+    drawPyramid(svg, 7, midY, 240, 222 + pNote, "nobles", "Nobles", v, L, ctx, pNote);
+    drawPyramid(svg, 253, midY, 240, 222 + pNote, "commoners", "Commoners", v, L, ctx, pNote);
+    drawTrade(svg, 7, midY + 230 + pNote, 486, 222 + foot + tLeg, v, L, ctx);
     drawSeats(svg, seatsY, v, L, ctx, W, 2);
   } else {
     drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
@@ -737,7 +767,7 @@ export function render(el, ctx) {
   const extras = ctx.legal.filter((e) => e.type === "extra");
   const decline = findLegal(ctx.legal, { type: "decline" })[0];
   if (extras.length && extras.length + (decline ? 1 : 0) === ctx.legal.length) {
-    const cw = narrow ? 68 : 64, chh = narrow ? 92 : 86;
+    const cw = narrow ? 76 : 64, chh = narrow ? 92 : 86;
     svg.appendChild(boardDialog({
       kind: "extra", cls: "mf-dialog", area: { x: 4, y: 4, w: W - 8, h: narrow ? 346 : topY + 200 }, act: ctx.act, font: narrow ? 17 : 15,
       cols: narrow ? 5 : 10, optH: chh + 8, width: narrow ? 488 : 880,
