@@ -3,7 +3,7 @@
 // Game-specific drawing lives in /static/games/<id>.js (render(el, ctx));
 // a game without one is drawn by the generic renderer.
 
-import { h } from "./svg.js";
+import { h, raiseSmallText } from "./svg.js";
 import * as generic from "./generic.js";
 import * as online from "./online.js"; // players, lobby seats, chat, clocks, connection (online.js)
 import * as motion from "./motion.js";
@@ -82,6 +82,8 @@ function drawBoard(mod, el, ctx) {
   const moves = motion.before(el, mod, ctx); // motion.js: the pieces that moved since the last drawing fly
   try {
     mod.render(el, ctx);
+    // svg.js: on a narrow screen (the renderers' phone layouts) no board text under MIN_TEXT_PX
+    if (el.clientWidth < 640) raiseSmallText(el);
     motion.after(moves);
   } catch (err) {
     console.error(err);

@@ -137,3 +137,33 @@ export function matches(json, want) {
 export function findLegal(legal, want) {
   return legal.filter((e) => matches(e.json, want));
 }
+
+// Readable text.  The boards are SVGs scaled to the width of the screen, so a label drawn
+// at 9 user units reads 6 px on a phone.  Every <text> a player needs renders at least
+// MIN_TEXT_PX CSS px tall: on a narrow screen (under 640 px, where the renderers draw their
+// phone layouts) the shell calls raiseSmallText on the board after each drawing,
+// which enlarges the font of any text below that (font size × the text's scale to the
+// screen) in place.  A renderer that lays out around its labels (pips, badges, rows of
+// labels) asks minFont(el, viewWidth) for the smallest size in user units first, and draws
+// its shapes large enough for it.  A glyph that carries no information may be marked
+// data-decor and is left as drawn.
+export const MIN_TEXT_PX = 10.2;
+
+// The smallest font size (user units) that reads MIN_TEXT_PX on screen when a viewBox
+// `viewWidth` units wide fills the element `el` (0 when el is not laid out yet).
+export function minFont(el, viewWidth, px = MIN_TEXT_PX) {
+  const w = el && el.clientWidth;
+  return w ? (px * viewWidth) / w : 0;
+}
+
+// Enlarge, in place, every drawn <text> under `root` whose rendered size is under `px`.
+export function raiseSmallText(root, px = MIN_TEXT_PX) {
+  for (const t of root.querySelectorAll("svg text")) {
+    if (t.closest("[data-decor]")) continue;
+    const m = t.getScreenCTM && t.getScreenCTM();
+    if (!m) continue;
+    const scale = Math.hypot(m.a, m.b);
+    const size = parseFloat(getComputedStyle(t).fontSize);
+    if (scale > 0 && size * scale < px) t.style.fontSize = `${px / scale}px`;
+  }
+}

@@ -7,13 +7,16 @@
 // the building pile a forest is turned from are clickable when a legal action
 // uses them; the choices the board cannot show by place (the ? track step,
 // trading and keeping equipment, which gems to pay) open a small dialog over
-// the market.  Under 640 px the board is drawn narrower: two price boards a
-// row, one player panel a row, shorter market labels; and your own panel comes
-// next to what the prompt asks about, on the first screen: right after the market
-// (buy and gem phases), or after the price boards, which then come first (build
-// phase); the market and the other players' panels follow.
+// the market.  Under 640 px the board is drawn narrower: the price boards as finger-sized cards
+// three a row (a board of several tiles a row of its own, a button per tile), one
+// player panel a row, shorter market labels; and your own panel comes next to what
+// the prompt asks about, on the first screen: right after the market (buy and gem
+// phases), or after the price boards, which then come first (build phase; the
+// building piles follow your panel, except while a pile is to be picked for a
+// forest: then the piles come first and the boards, with nothing to tap, after your
+// panel); the market and the other players' panels follow.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
 
 const GEMS = ["blue", "yellow", "green", "red", "diamond"];
 const GOOD_COLOURS = { pit: "#8a6a4a", animal: "#6b9a4a", ship: "#3f6f9a", track: "#9a5a8a", mine: "#7a7a7a", hat: "#3a3a3a" };
@@ -32,6 +35,14 @@ const SEAT_COLOURS = ["#c0392b", "#2c6fbb", "#e0b020", "#3a9a4a"]; // pieces on 
 const DIALOG_TYPES = ["track", "trade", "keep", "pay"];
 
 const pretty = (x) => String(x).replace(/_/g, " ");
+// The smallest font size (user units) that reads 10 px on this screen (svg.js minFont); 0 on
+// a wide screen.  On a phone a price board is a card as tall as a finger (a build is the
+// card itself, or a button per tile on a board of several tiles).
+let fmin = 0;
+const TAP = 56;  // user units: 44 px or more at 440 units across a 390 px screen
+// a price board card: 44 px or more, a little shorter so that in the build phase the
+// boards and your whole panel fit on a phone's first screen under a three-line prompt
+const CARD = 54;
 const animalName = (a) => (a === "deer" ? "deer park" : a);
 
 // Words of `text` in lines of at most `max` characters.
@@ -97,7 +108,8 @@ export function render(el, ctx) {
   const n = players.length;
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 440 : 1000;
-  const perRow = narrow ? 2 : 4; // price boards a row
+  fmin = narrow ? minFont(el, W) : 0;
+  const perRow = 4; // price boards a row on a wide board
   const bw = (W - 24 - (perRow - 1) * 8) / perRow;
   const pw = narrow ? W - 12 : 490;
   const ph = players.some((pl) => pl.warning) ? 332 : 292; // room for the warning band
@@ -111,19 +123,26 @@ export function render(el, ctx) {
   const marketH = 24 + blocks * blockH;
   const mx = 12 + rowLab + Math.max(0, (W - 24 - rowLab - blockCols * (sw + 6)) / 2);
   const bRows = Math.ceil((v.boards.length + 1) / perRow); // + the building piles
-  const top = marketH + 30 + bRows * 52 + 10;
+  const boxH = 46, rowH = boxH + 6;
+  const choosing = ctx.legal.some((e) => e.type === "forest_pile");
+  const cards = narrow ? boardCards(v.boards, W) : null;
+  const pileH = narrow ? pilesHeight(choosing) : boxH;
+  const top = marketH + 30 + bRows * rowH + 10;
   const pcols = narrow ? 1 : 2;
   // where the market (my) and the price boards (by) start, and each player panel
-  let my = 0, by = marketH, height = top + Math.ceil(n / pcols) * (ph + 10) + 10;
+  let my = 0, by = marketH, pilesY = 0, height = top + Math.ceil(n / pcols) * (ph + 10) + 10;
   const seatY = players.map((_, p) => top + Math.floor(p / pcols) * (ph + 10));
   if (narrow) {
     // one column: the section the prompt is about, your own panel, the rest
     const me = Number.isInteger(ctx.seat) && ctx.seat >= 0 && ctx.seat < n ? ctx.seat : -1;
     let y = 0;
-    const parts = v.phase === "build" ? ["boards", "own", "market", "others"] : ["market", "own", "boards", "others"];
+    const parts = v.phase === "build"
+      ? (choosing ? ["piles", "own", "boards", "market", "others"] : ["boards", "own", "piles", "market", "others"])
+      : ["market", "own", "boards", "piles", "others"];
     for (const part of parts) {
       if (part === "market") { my = y; y += marketH + 10; }
-      else if (part === "boards") { by = Math.max(y, 24); y = by + 30 + bRows * 52 + 10; } // under the round line
+      else if (part === "boards") { by = Math.max(y, 24); y = by + 34 + cards.height + 4; } // under the round line
+      else if (part === "piles") { pilesY = Math.max(y, 24); y = pilesY + pileH + 10; }
       else if (part === "own") { if (me >= 0) { seatY[me] = y; y += ph + 10; } }
       else players.forEach((_, p) => { if (p !== me) { seatY[p] = y; y += ph + 10; } });
     }
@@ -144,7 +163,7 @@ export function render(el, ctx) {
     const label = narrow ? "pass" : v.phase === "build" ? "pass: build nothing more" : "pass: buy nothing more";
     const pw = narrow ? 110 : 210, px = W - 12 - pw;
     svg.appendChild(clickable(s("g", { class: "dc-pass" }, [
-      s("rect", { x: px - 4, y: 0, width: pw + 8, height: 49, fill: "#000", "fill-opacity": 0 }),
+      s("rect", { x: px - 4, y: 0, width: pw + 8, height: narrow ? TAP : 49, fill: "#000", "fill-opacity": 0 }),
       s("rect", { x: px, y: 4, width: pw, height: 24, rx: 12, fill: "#6a625a", stroke: "#0006" }),
       s("rect", { class: "hl", x: px - 2, y: 2, width: pw + 4, height: 28, rx: 14 }),
       s("text", { x: px + pw / 2, y: 21, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: "#fff", text: label }),
@@ -197,18 +216,19 @@ export function render(el, ctx) {
 
   // price boards (buildings and forests)
   svg.appendChild(s("text", { x: 12, y: by + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "price boards" }));
-  v.boards.forEach((b, i) => {
+  if (narrow) v.boards.forEach((b) => svg.appendChild(boardCard(b, cards.at[b.name], by + 34, ctx)));
+  else v.boards.forEach((b, i) => {
     const bx = 12 + (i % perRow) * (bw + 8);
-    const y = by + 28 + Math.floor(i / perRow) * 52;
+    const y = by + 28 + Math.floor(i / perRow) * rowH;
     const g = s("g", { class: "price-board", "data-board": b.name, "data-motion-key": `dc-b-${b.name}` });
-    g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: "#e6eef0", stroke: "#5a7a86", "stroke-width": 1.2 }));
+    g.appendChild(s("rect", { x: bx, y, width: bw, height: boxH, rx: 8, fill: "#e6eef0", stroke: "#5a7a86", "stroke-width": 1.2 }));
     const head = `${pretty(b.name)} — ${b.cost}`;
     g.appendChild(s("text", { x: bx + 10, y: y + 19, "font-size": fit(head, bw - 20 - 14 * (b.pieces || []).length, 12.5), "font-weight": 700, fill: "#1d3440", text: head }));
-    (b.pieces || []).forEach((q, k) => g.appendChild(s("circle", { class: "dc-piece", cx: bx + bw - 12 - k * 14, cy: y + 13, r: 5.5, fill: SEAT_COLOURS[q % 4], stroke: "#222" }, [s("title", { text: `${(ctx.names && ctx.names[q]) || `Seat ${q + 1}`} built from this board this round` })])));
+    g.appendChild(pieces(b, bx + bw - 12, y + 13, ctx));
     const builds = ctx.legal.filter((e) => e.type === "build" && e.json.board === b.name);
     if (!builds.length) {
-      const max = Math.floor((bw - 20) / 6);
-      g.appendChild(s("text", { x: bx + 10, y: y + 37, "font-size": 11, fill: "#4a6470", text: ((t) => (t.length > max ? t.slice(0, max - 1) + "…" : t))(`builds: ${b.tiles.map(pretty).join(", ")}`) }));
+      const line = `builds: ${b.tiles.map(pretty).join(", ")}`;
+      g.appendChild(s("text", { x: bx + 10, y: y + 37, "font-size": Math.min(11, fit(line, bw - 20, 11)), fill: "#4a6470", text: line }));
     }
     const bpw = Math.min(72, (bw - 16) / Math.max(1, builds.length) - 4);
     builds.forEach((e, k) => {
@@ -224,7 +244,8 @@ export function render(el, ctx) {
     });
     svg.appendChild(g);
   });
-  svg.appendChild(piles(v, ctx, v.boards.length, bw, by, perRow));
+  if (narrow) svg.appendChild(piles(v, ctx, 12, pilesY, W - 24, pileH, true));
+  else svg.appendChild(piles(v, ctx, 12 + (v.boards.length % perRow) * (bw + 8), by + 28 + Math.floor(v.boards.length / perRow) * rowH, bw, boxH, false));
 
   players.forEach((pl, p) => {
     const x = 6 + (p % pcols) * (pw + 7);
@@ -236,27 +257,106 @@ export function render(el, ctx) {
   el.replaceChildren(svg);
 }
 
-// The building piles (tiles left).  A forest is a tile of the fullest pile turned
-// over; when several piles tie, the player picks one here.
-function piles(v, ctx, i, bw, by, perRow) {
-  const bx = 12 + (i % perRow) * (bw + 8);
-  const y = by + 28 + Math.floor(i / perRow) * 52;
+// The seats that built from board `b` this round: pieces leftwards from (x, y).
+function pieces(b, x, y, ctx) {
+  return s("g", {}, (b.pieces || []).map((q, k) => s("circle", { class: "dc-piece", cx: x - k * 14, cy: y, r: 5.5, fill: SEAT_COLOURS[q % 4], stroke: "#222" },
+    [s("title", { text: `${(ctx.names && ctx.names[q]) || `Seat ${q + 1}`} built from this board this round` })])));
+}
+
+// Where the price boards lie on a narrow board: boards of one tile as cards three a
+// row, then each board of several tiles a full row (its name left, a button per tile).
+// Positions are relative to the top of the first row.
+function boardCards(boards, W) {
+  const at = {}, gap = 4, cw = (W - 24 - 2 * gap) / 3, h = CARD;
+  let y = 0, col = 0;
+  for (const b of boards.filter((x) => (x.tiles || []).length <= 1)) {
+    at[b.name] = { x: 12 + col * (cw + gap), y, w: cw, h };
+    if (++col === 3) { col = 0; y += h + gap; }
+  }
+  if (col) y += h + gap;
+  for (const b of boards.filter((x) => (x.tiles || []).length > 1)) {
+    at[b.name] = { x: 12, y, w: W - 24, h, multi: true };
+    y += h + gap;
+  }
+  return { at, height: y - gap };
+}
+
+// Lines of `text` at font size f that fit `width` (about 0.6 em a character, bold).
+function wrapTo(text, width, f) {
+  return wrap(text, Math.max(1, Math.floor(width / (f * 0.6))));
+}
+
+// One price board on a narrow board, its top at y0 + c.y.  A board of one tile is a
+// card (its name, then its price) that is itself the build button when the build is
+// legal; a board of several tiles shows its name and price on the left and a button
+// per tile it may build (or the list of its tiles) on the right.
+function boardCard(b, c, y0, ctx) {
+  const f = Math.max(fmin, 11), x = c.x, y = y0 + c.y;
+  const builds = ctx.legal.filter((e) => e.type === "build" && e.json.board === b.name);
+  const g = s("g", { class: "price-board", "data-board": b.name, "data-motion-key": `dc-b-${b.name}` });
+  const card = !c.multi && builds.length === 1;
+  const lw = c.multi ? 84 : c.w; // the name column
+  const face = s("g", {}, [s("rect", { x, y, width: c.w, height: c.h, rx: 8, fill: card ? "#2f8a4f" : "#e6eef0", stroke: card ? "#1d5a33" : "#5a7a86", "stroke-width": 1.2 })]);
+  const lines = [pretty(b.name), ...wrapTo(b.cost, lw - 16, f)].slice(0, 3);
+  lines.forEach((t, j) => face.appendChild(s("text", { x: x + 8, y: y + c.h / 2 + f * 0.36 + (j - (lines.length - 1) / 2) * f * 1.2, "font-size": f, "font-weight": j ? 400 : 700, fill: card ? "#fff" : j ? "#4a6470" : "#1d3440", text: t })));
+  face.appendChild(pieces(b, x + c.w - 10, y + 10, ctx));
+  if (card) {
+    face.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: c.w + 4, height: c.h + 4, rx: 10 }));
+    g.appendChild(clickable(face, builds[0], ctx.act, builds[0].text));
+    return g;
+  }
+  g.appendChild(face);
+  if (!c.multi) return g;
+  const ax = x + lw, aw = c.w - lw - 6;
+  if (!builds.length) {
+    const list = wrapTo(b.tiles.map(pretty).join(", "), aw - 8, f).slice(0, 3);
+    list.forEach((t, j) => g.appendChild(s("text", { x: ax, y: y + c.h / 2 + f * 0.36 + (j - (list.length - 1) / 2) * f * 1.2, "font-size": f, fill: "#4a6470", text: t })));
+    return g;
+  }
+  const bpw = (aw - 4 * (builds.length - 1)) / builds.length;
+  builds.forEach((e, k) => {
+    const px = ax + k * (bpw + 4);
+    const words = wrapTo(pretty(e.json.tile), bpw - 4, f);
+    const pg = s("g", {}, [
+      s("rect", { x: px, y: y + 4, width: bpw, height: c.h - 8, rx: 8, fill: "#2f8a4f" }),
+      s("rect", { class: "hl", x: px - 2, y: y + 2, width: bpw + 4, height: c.h - 4, rx: 10 }),
+      s("rect", { x: px, y, width: bpw, height: c.h, fill: "#000", "fill-opacity": 0 }), // the finger-sized hit area
+      ...words.map((t, j) => s("text", { x: px + bpw / 2, y: y + c.h / 2 + f * 0.36 + (j - (words.length - 1) / 2) * f * 1.15, "text-anchor": "middle", "font-size": f, "font-weight": 700, fill: "#fff", text: t })),
+    ]);
+    g.appendChild(clickable(pg, e, ctx.act, e.text));
+  });
+  return g;
+}
+
+// A narrow board's building piles: as tall as a finger while one is to be picked,
+// otherwise two lines (name, tiles left) under the heading.
+function pilesHeight(choosing) {
+  return 24 + (choosing ? TAP : 2 * Math.max(fmin, 11) * 1.2 + 6) + 6;
+}
+
+// The building piles (tiles left) in a box at (bx, y), bw × boxH.  A forest is a tile
+// of the fullest pile turned over; when several piles tie, the player picks one here.
+function piles(v, ctx, bx, y, bw, boxH, narrow) {
   const choosing = ctx.legal.some((e) => e.type === "forest_pile");
   const g = s("g", { class: "tile-piles", "data-motion-key": "dc-piles" });
-  g.appendChild(s("rect", { x: bx, y, width: bw, height: 46, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
+  g.appendChild(s("rect", { x: bx, y, width: bw, height: boxH, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
   g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? (bw < 220 ? "pick a pile for your forest" : "turn a pile over for your forest") : "building piles (tiles left)" }));
   const names = Object.keys(v.tile_piles || {});
   const pw = (bw - 16) / Math.max(1, names.length) - 4;
   names.forEach((name, k) => {
     const px = bx + 8 + k * (pw + 4);
-    const short = pretty(name).split(" ")[0].slice(0, 5);
     const e = findLegal(ctx.legal, { type: "forest_pile", pile: name })[0];
+    // on a phone a pile shows its full name, the tiles left on a second line
+    const ph = narrow ? boxH - 30 : 18;
+    const label = narrow ? [pretty(name), String(v.tile_piles[name])] : [`${pretty(name).split(" ")[0].slice(0, 5)} ${v.tile_piles[name]}`];
+    const f = narrow ? Math.max(fmin, 11) : fit(label[0], pw - 4, 9.5);
+    const lines = label;
     const pg = s("g", { class: "tile-pile", "data-pile": name }, [
-      s("rect", { x: px, y: y + 24, width: pw, height: 18, rx: 9, fill: e ? "#2f8a4f" : "#d8ceb8" }),
-      s("text", { x: px + pw / 2, y: y + 37, "text-anchor": "middle", "font-size": fit(`${short} ${v.tile_piles[name]}`, pw - 4, 9.5), "font-weight": 700, fill: e ? "#fff" : "#3a3025", text: `${short} ${v.tile_piles[name]}` }),
+      s("rect", { x: px, y: y + 24, width: pw, height: ph, rx: Math.min(9, ph / 2), fill: e ? "#2f8a4f" : "#d8ceb8" }),
+      ...lines.map((t, j) => s("text", { x: px + pw / 2, y: y + 24 + ph / 2 + f * 0.36 + (j - (lines.length - 1) / 2) * f * 1.15, "text-anchor": "middle", "font-size": f, "font-weight": 700, fill: e ? "#fff" : "#3a3025", text: t })),
     ]);
     if (e) {
-      pg.appendChild(s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: 22, rx: 11 }));
+      pg.appendChild(s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: ph + 4, rx: 11 }));
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     } else {
       pg.appendChild(s("title", { text: `${pretty(name)}: ${v.tile_piles[name]} tiles left` }));
@@ -276,22 +376,21 @@ function dialog(ctx, W, marketH) {
   const dw = Math.min(W - 40, 640);
   const long = kind === "trade" || kind === "keep";
   const cols = W < 600 ? (long ? 1 : 2) : long ? 2 : 3;
-  const bwid = (dw - 28 - (cols - 1) * 8) / cols, bh = 34;
+  const bwid = (dw - 28 - (cols - 1) * 8) / cols, bh = W < 600 ? TAP : 34;
   const rows = Math.ceil(opts.length / cols);
-  const dh = 58 + rows * (bh + 8) + 8;
+  const nf = Math.max(10.5, fmin);
+  const promptLines = ctx.prompt ? wrap(String(ctx.prompt), Math.floor((dw - 32) / (nf * 0.53))) : [];
+  const head = 32 + promptLines.length * nf * 1.25;
+  const dh = head + 8 + rows * (bh + 8) + 4;
   const dx = (W - dw) / 2, dy = Math.max(8, Math.min(60, marketH - dh));
   const g = s("g", { class: "dc-dialog", "data-choice": kind });
   g.appendChild(s("rect", { x: 0, y: 0, width: W, height: Math.max(marketH, dy + dh + 8), fill: "#00000055" }));
   g.appendChild(s("rect", { x: dx, y: dy, width: dw, height: dh, rx: 12, fill: "#fbf6ea", stroke: "#ffd24a", "stroke-width": 3 }));
   g.appendChild(s("text", { x: dx + 16, y: dy + 26, "font-size": 15, "font-weight": 800, fill: "#2a2520", text: title }));
-  if (ctx.prompt) {
-    const p = String(ctx.prompt);
-    const max = Math.floor((dw - 32) / 5.6);
-    g.appendChild(s("text", { x: dx + 16, y: dy + 44, "font-size": 10.5, fill: "#6b5a3a", text: p.length > max ? p.slice(0, max - 1) + "…" : p }));
-  }
+  promptLines.forEach((line, j) => g.appendChild(s("text", { x: dx + 16, y: dy + 44 + j * nf * 1.25, "font-size": nf, fill: "#6b5a3a", text: line })));
   opts.forEach((e, k) => {
     const bx = dx + 14 + (k % cols) * (bwid + 8);
-    const by = dy + 54 + Math.floor(k / cols) * (bh + 8);
+    const by = dy + head + 8 + Math.floor(k / cols) * (bh + 8);
     const b = s("g", { class: "dc-choice" });
     b.appendChild(s("rect", { x: bx, y: by, width: bwid, height: bh, rx: 8, fill: "#fff", stroke: "#8a7b5c" }));
     b.appendChild(s("rect", { class: "hl", x: bx - 2, y: by - 2, width: bwid + 4, height: bh + 4, rx: 10 }));
@@ -387,8 +486,15 @@ function park(x, y, w, pl, p, narrow) {
     const done = covered[i];
     const sg = s("g", { class: `dc-mandatory ${done ? "covered" : "uncovered"}`, "data-building": b, "data-motion-key": `dc-p${p}-mand-${i}` });
     sg.appendChild(s("rect", { x: mx, y: my, width: mw, height: 36, rx: 6, fill: done ? (TILE[b] || {}).fill || "#888" : "#fdecea", stroke: done ? "#00000066" : "#c0392b", "stroke-width": done ? 1 : 2, "stroke-dasharray": done ? null : "5 3" }));
-    sg.appendChild(s("text", { x: mx + mw / 2, y: my + 15, "text-anchor": "middle", "font-size": fit(pretty(b), mw - 6, 11.5), "font-weight": 800, fill: done ? "#fff" : "#a02a1c", text: pretty(b) }));
-    sg.appendChild(s("text", { x: mx + mw / 2, y: my + 29, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: done ? "#ffffffcc" : "#c0392b", text: done ? "built ✓" : "still empty" }));
+    // the name and whether it is built; on a phone a name too long for one line at the
+    // readable size takes both lines, and a tick after it says it is built (the dashed
+    // red frame says it is still empty)
+    const nf = Math.max(fit(pretty(b), mw - 6, 11.5), fmin);
+    const ink = done ? "#fff" : "#a02a1c", faint = done ? "#ffffffcc" : "#c0392b";
+    const lines = pretty(b).length * nf * 0.66 > mw - 6
+      ? wrap(pretty(b), 1).slice(0, 2).map((wd, j, all) => ({ t: done && j === all.length - 1 ? `${wd} ✓` : wd, f: nf, w: 800, c: ink }))
+      : [{ t: pretty(b), f: nf, w: 800, c: ink }, { t: done ? "built ✓" : "still empty", f: 10, w: 700, c: faint }];
+    lines.forEach((l, j) => sg.appendChild(s("text", { x: mx + mw / 2, y: my + 15 + j * 14, "text-anchor": "middle", "font-size": l.f, "font-weight": l.w, fill: l.c, text: l.t })));
     sg.appendChild(s("title", { text: done ? `mandatory ${pretty(b)} space: built` : `mandatory ${pretty(b)} space: still empty — only a ${pretty(b)} can cover it; without it the player is not scored` }));
     g.appendChild(sg);
   });

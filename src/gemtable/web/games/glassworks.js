@@ -9,7 +9,7 @@
 // piece of the same shape makes the pair, and the tiles the pair may go on
 // light up.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 const SHAPES = {
@@ -37,6 +37,9 @@ function parsePiece(text) {
 
 // the satchel pieces chosen for a placement (indices), reset when the position changes
 let selection = [];
+// The smallest font size (user units) that reads 10 px on this screen (svg.js minFont);
+// 0 on a wide screen.  Stacked labels are spaced for it.
+let fmin = 0;
 let selectionKey = "";
 
 function piece(x, y, r, colourName, shape, ctx, key = null) {
@@ -74,8 +77,8 @@ function hlCircle(x, y, r) { return s("circle", { class: "hl", cx: x, cy: y, r }
 
 // On a phone the pieces and chips stay small to look at, but each clickable one gets an
 // invisible square hit area of TAP units (at 500 units across a 390 px screen, about
-// 41 px), and its neighbours move TAP apart so no two hit areas overlap.
-const TAP = 56, SAT_ROW = 8;
+// 45 px), and its neighbours move TAP apart so no two hit areas overlap.
+const TAP = 60, SAT_ROW = 8;
 function hitArea(x, y, size) {
   return s("rect", { class: "gw-hit", x: x - size / 2, y: y - size / 2, width: size, height: size, fill: "#000", "fill-opacity": 0 });
 }
@@ -91,6 +94,7 @@ export function render(el, ctx) {
   const n = players.length;
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 500 : 1000;
+  fmin = narrow ? minFont(el, W) : 0;
   const cols = narrow ? 1 : (n <= 4 ? Math.min(n, 2) : 3);
   // phone: eight satchel pieces a row; a board grows by a row when some satchel needs it
   const satDy = narrow ? Math.max(0, ...players.map((pl) => Math.ceil(pl.satchel.length / SAT_ROW) - 1)) * TAP : 0;
@@ -334,6 +338,9 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
   const track = v.row_track || [];
   const known = new Set(v.row_track_known || track.map((_, i) => i));
   const runs = pl.row_runs || [];
+  // a column's colour name, on two lines when it has two words: the lines' pitch at the
+  // size the name is read at, and the row track under them
+  const labelF = Math.max(small ? 8 : 9.5, fmin), labelH = Math.max(10, labelF * 1.15);
   (pl.columns || []).forEach((col, i) => {
     const cx = 20 + i * cw;
     for (let k = 0; k < nrow; k++) {
@@ -343,7 +350,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
       g.appendChild(s("rect", { x: cx, y: yy, width: cw - 6, height: 22, rx: 3, "data-motion-key": `gw-p${p}-c${i}-${k}`, fill: filled ? fillOf(col.colour, ctx.patterns) : "#e2d7c1", stroke: filled ? (col.colour === "white" ? "#4d463a" : colour(col.colour).stroke) : "#c3b594", "stroke-width": filled && col.colour === "white" ? 1.6 : 1 }));
       g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: yy + 15, "text-anchor": "middle", "font-size": 11, fill: filled ? colour(col.colour).ink : "#9a8a6a", text: val }));
     }
-    labelLines(col.colour || "—").forEach((line, j) => g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: gy0 + nrow * pitch + 8 + j * 10, "text-anchor": "middle", "font-size": small ? 8 : 9.5, fill: "#7a7268", text: line })));
+    labelLines(col.colour || "—").forEach((line, j) => g.appendChild(s("text", { x: cx + (cw - 6) / 2, y: gy0 + nrow * pitch + 8 + j * labelH, "text-anchor": "middle", "font-size": small ? 8 : 9.5, fill: "#7a7268", text: line })));
   });
   // each row's current points (cells filled from column 1 without a gap)
   g.appendChild(s("text", { x: gridRight + rowW / 2 - 3, y: gy0 - 6, "text-anchor": "middle", "font-size": 9.5, fill: "#7a7268", text: "row" }));
@@ -353,7 +360,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
     g.appendChild(s("text", { class: "gw-row-points", x: gridRight + rowW / 2 - 3, y: yy + 15, "text-anchor": "middle", "font-size": pts ? 12.5 : 11, "font-weight": pts ? 700 : 400, fill: pts ? "#5a4520" : "#b5a888", text: pts ? `+${pts}` : "·" }, [s("title", { text: `row ${k + 1}: ${runs[k] || 0} cell(s) from column 1 → ${pts} point(s)` })]));
   }
   // the row track: points of a row filled from column 1 up to that column
-  const ty = gy0 + nrow * pitch + 24;
+  const ty = gy0 + nrow * pitch + Math.max(24, 8 + labelH + labelF * 0.25 + 2);
   const trackG = s("g", { class: "gw-row-track" }, [s("title", { text: "Row track: a row filled from column 1 up to this column scores these points (* placeholder value)" })]);
   for (let c = 0; c < ncol; c++) {
     const cx = 20 + c * cw;
@@ -363,8 +370,13 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
     trackG.appendChild(s("rect", { x: cx, y: ty, width: cw - 6, height: 19, rx: 9.5, fill: reached ? "#e8b931" : "#6b5a3a", stroke: reached ? "#8a6a0c" : "none" }));
     trackG.appendChild(s("text", { x: cx + (cw - 6) / 2, y: ty + 13.5, "text-anchor": "middle", "font-size": small ? 9.5 : 11, "font-weight": 700, fill: reached ? "#3a2b00" : "#f4efe2", text: `${track[cells] ?? ""}${isKnown ? "" : "*"}` }));
   }
-  trackG.appendChild(s("text", { x: gridRight, y: ty + 8, "font-size": 9.5, fill: "#7a7268", text: "row" }));
-  trackG.appendChild(s("text", { x: gridRight, y: ty + 18, "font-size": 9.5, fill: "#7a7268", text: "track" }));
+  // its name at its right: two short lines, or one line on a phone, where the size
+  // read would make two lines taller than the track
+  if (fmin) trackG.appendChild(s("text", { x: gridRight, y: ty + 14, "font-size": 9.5, fill: "#7a7268", text: "row track" }));
+  else {
+    trackG.appendChild(s("text", { x: gridRight, y: ty + 8, "font-size": 9.5, fill: "#7a7268", text: "row" }));
+    trackG.appendChild(s("text", { x: gridRight, y: ty + 18, "font-size": 9.5, fill: "#7a7268", text: "track" }));
+  }
   g.appendChild(trackG);
   // the rarity chart: pieces of each colour in the game
   const rx = gridRight + rowW + 4;

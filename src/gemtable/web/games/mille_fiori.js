@@ -7,7 +7,7 @@
 // places, hand picks, extra cards and sail/decline are clickable.
 // The static board description comes from view.layout (public data).
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 const SEAT_COLOURS = ["red", "blue", "green", "yellow"];
@@ -23,6 +23,24 @@ const SPACE_TINT = {
 const PANEL = "#f4ecda";
 const INK = "#2a2520";
 const MUTED = "#7a6e5e";
+// The smallest font size (user units) that reads 10 px on this screen (svg.js minFont);
+// 0 on a wide screen, where the sizes as drawn are readable.
+let fmin = 0;
+const size = (f) => Math.max(f, fmin);
+
+// `text` at font size f (raised to the readable minimum) in lines no wider than
+// `width` (about 0.58 em a character), the last line's baseline at yLast, so that a
+// note at the foot of a panel grows upwards; the lines as <text> elements.
+function footNote(x, yLast, width, f, text, attrs = {}) {
+  const fs = size(f), max = Math.max(1, Math.floor(width / (fs * 0.58)));
+  const lines = [""];
+  for (const wd of String(text).split(" ")) {
+    const cur = lines[lines.length - 1];
+    if (cur && (cur + " " + wd).length > max) lines.push(wd);
+    else lines[lines.length - 1] = cur ? cur + " " + wd : wd;
+  }
+  return lines.map((line, j) => s("text", { x, y: yLast - (lines.length - 1 - j) * fs * 1.2, "font-size": fs, fill: MUTED, ...attrs, text: line }));
+}
 
 // ---------------------------------------------------------------------------
 // icons, drawn in a -10..10 box and scaled to radius r
@@ -175,8 +193,10 @@ function shipMarker(cx, cy, p, ctx, size = 1) {
   return g;
 }
 
-// ship's wheel with the card's wheel number
-function wheel(cx, cy, r, n) {
+// ship's wheel with the card's wheel number; on a phone the hub grows to hold the
+// number at the size it is read at
+function wheel(cx, cy, r0, n) {
+  const f = size(r0 * 1.1), r = Math.max(r0, f * 0.62);
   const g = s("g", { class: "mf-wheel" });
   let d = "";
   for (let i = 0; i < 8; i++) {
@@ -185,7 +205,7 @@ function wheel(cx, cy, r, n) {
   }
   g.appendChild(s("path", { d, stroke: "#6b4526", "stroke-width": r * 0.22, "stroke-linecap": "round" }));
   g.appendChild(s("circle", { cx, cy, r, fill: "#fbf3e0", stroke: "#6b4526", "stroke-width": r * 0.2 }));
-  g.appendChild(s("text", { x: cx, y: cy + r * 0.38, "text-anchor": "middle", "font-size": r * 1.1, "font-weight": 800, fill: "#3a2510", text: n }));
+  g.appendChild(s("text", { x: cx, y: cy + f * 0.35, "text-anchor": "middle", "font-size": f, "font-weight": 800, fill: "#3a2510", text: n }));
   return g;
 }
 
@@ -194,7 +214,7 @@ function bonusRow(x, y, values, owners, ctx, label = true) {
   let bx = x;
   if (label) {
     g.appendChild(s("text", { x: bx, y: y + 15, "font-size": 10.5, fill: MUTED, "font-style": "italic", text: "bonus" }));
-    bx += 34;
+    bx += Math.max(34, size(10.5) * 0.58 * 5 + 4); // room for the word at the size it is read at
   }
   values.forEach((val, k) => {
     const o = owners ? owners[k] : -1;
@@ -241,7 +261,14 @@ function cardFace(x, y, w, hgt, code, L, ctx, opts = {}) {
   g.appendChild(s("circle", { cx: x + w / 2, cy: y + band + (hgt - band) * 0.45, r: ir + 4, fill: SPACE_TINT[sym] || "#f1ead9" }));
   g.appendChild(icon(sym, x + w / 2, y + band + (hgt - band) * 0.45, ir));
   const fs = w >= 80 ? 12 : sym.length > 7 ? 9.5 : 10.5;
-  g.appendChild(s("text", { x: x + w / 2, y: y + hgt - 7, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: INK, text: sym }));
+  const name = s("text", { x: x + w / 2, y: y + hgt - 7, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: INK, text: sym });
+  // on a phone a long name read at the readable size (about 0.66 em a bold character)
+  // can be wider than the card: it is drawn narrowed to the card's inner width
+  if (fmin && sym.length * size(fs) * 0.66 > w - 6) {
+    name.setAttribute("textLength", w - 6);
+    name.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  g.appendChild(name);
   if (opts.note) g.appendChild(s("text", { x: x + w / 2, y: y + hgt + 13, "text-anchor": "middle", "font-size": 10, fill: "#f4e7b8", text: opts.note }));
   return g;
 }
@@ -327,10 +354,24 @@ function drawWorkshops(svg, x, y, w, hgt, v, L, ctx) {
       sg.appendChild(keyed(`mf-d${sp.id}`, gem(cx, cy + 4, 11.5, o, ctx)));
     } else {
       sg.appendChild(icon(sp.symbol, cx, cy - 4, 9.5));
-      sg.appendChild(s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: sp.symbol }));
-      if (sp.symbol === doubled) sg.appendChild(s("text", { x: cx, y: cy - 15.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 800, fill: "#8a1d4a", text: "×2" }));
+      // the material's name under its icon; on a phone, where the name read at 10 px is
+      // wider than a space, the legend at the panel's foot names the icons and the ×2
+      // takes the name's place
+      if (!fmin) sg.appendChild(s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: sp.symbol }));
+      if (sp.symbol === doubled) sg.appendChild(s("text", { x: cx, y: fmin ? cy + 8 + size(8.5) * 0.8 : cy - 15.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 800, fill: "#8a1d4a", text: "×2" }));
     }
     g.appendChild(placeable(sg, sp.id, ctx, s("path", { class: "hl", d: hex(cx, cy, R - 2.5) })));
+  }
+  if (fmin) {
+    // the legend: each material's icon and name, in one row at the foot
+    const names = [...new Set(ws.map((sp) => sp.symbol))];
+    const f = size(8.5), ly = y + hgt - 9;
+    let lx = x + 12;
+    for (const name of names) {
+      g.appendChild(icon(name, lx + 7, ly - f * 0.35, 7));
+      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#4a3d2a", text: name }));
+      lx += 16 + name.length * f * 0.58 + 10;
+    }
   }
   // gold stars where three spaces meet: filling the last of the three earns an extra card
   const byId = {};
@@ -387,19 +428,24 @@ function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
   const [ax, ay] = pos(0);
   g.appendChild(s("path", { d: `M${ax - 9} ${ay + hh * 0.62 - 4} l6 4 l-6 4`, fill: "none", stroke: "#4d6a1a", "stroke-width": 2 }));
   const extra = info.extra_card_at_distinct_values.join(" and ");
-  g.appendChild(s("text", { x: x + 12, y: y + hgt - 9, "font-size": 10.5, fill: MUTED, text: `Score the value plus your unbroken run before it · ${extra} different values: extra card` }));
+  for (const t of footNote(x + 12, y + hgt - 9, w - 24, 10.5, `Score the value plus your unbroken run before it · ${extra} different values: extra card`)) g.appendChild(t);
   svg.appendChild(g);
 }
 
-function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
+// on a phone the heading's note (the level points) is too wide to share the band with
+// the title read at the readable size: it gets its own line under the band, and the
+// pyramid moves down by `noteH` (the caller grows the panel by as much)
+function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx, noteH = 0) {
   const pts = L.lay.pyramids.level_points;
-  const g = panel(x, y, w, hgt, title, area, `pts ${pts.join("·")}, ×2 on match`, true);
+  const note = `pts ${pts.join("·")}, ×2 on match`;
+  const g = panel(x, y, w, hgt, title, area, noteH ? "" : note, true);
+  if (noteH) g.appendChild(s("text", { x: x + 10, y: y + 24 + noteH - 2, "font-size": 10, fill: MUTED, text: note }));
   const sp = L.byArea[area];
   const levels = [[], [], []];
   for (const e of sp) levels[e.level][e.col] = e;
   const base = levels[0].length;
   const step = (w - 16) / base, cw = step - 4, chh = 40, dy = 44;
-  const top = y + 32;
+  const top = y + 32 + noteH;
   for (let lv = 0; lv < 3; lv++) {
     const row = levels[lv];
     const ry = top + (2 - lv) * dy;
@@ -414,8 +460,10 @@ function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
       } else {
         sg.appendChild(icon(e.symbol, cx + cw / 2, ry + chh / 2 - 1, 11));
       }
-      sg.appendChild(s("circle", { cx: cx + cw - 7, cy: ry + chh - 7, r: 6.5, fill: "#fffdf8", stroke: AREA_COLOUR[area], "stroke-width": 0.9 }));
-      sg.appendChild(s("text", { x: cx + cw - 7, y: ry + chh - 3.6, "text-anchor": "middle", "font-size": 9.5, "font-weight": 800, fill: "#3a2a30", text: e.value }));
+      // the card's points in a badge at its corner, big enough for the number as read
+      const bf = size(9.5), br = Math.max(6.5, bf * 0.62), bx = cx + cw - br - 0.5, by = ry + chh - br - 0.5;
+      sg.appendChild(s("circle", { cx: bx, cy: by, r: br, fill: "#fffdf8", stroke: AREA_COLOUR[area], "stroke-width": 0.9 }));
+      sg.appendChild(s("text", { x: bx, y: by + bf * 0.35, "text-anchor": "middle", "font-size": bf, "font-weight": 800, fill: "#3a2a30", text: e.value }));
       g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: cx - 2, y: ry - 2, width: cw + 4, height: chh + 4, rx: 8 })));
     });
   }
@@ -431,6 +479,9 @@ function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx) {
   svg.appendChild(g);
 }
 
+// on a phone a good's name read at the readable size is wider than its column: the
+// column heads show the icon and the value only, and a legend above the foot note
+// names the icons (the caller grows the panel by a line)
 function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   const g = panel(x, y, w, hgt, "Trade & Harbor", "trade");
   g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.trade, v.bonus_spaces.trade, ctx, false));
@@ -439,16 +490,17 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   const tr = L.byArea.trade, hb = L.byArea.harbor;
   const nRows = Math.max(...tr.map((e) => e.row)) + 1;
   const colW = 58, cellW = 53, rowH = 27, cellH = 24;
-  const gx = x + 10, hy = y + 30, ry0 = hy + 38;
+  const headH = fmin ? 26 : 34;
+  const gx = x + 10, hy = y + 30, ry0 = hy + headH + 4;
   // column headers: good, its name, its value (= diamonds in the column)
   goods.forEach((good, c) => {
     const cx = gx + c * colW;
     const value = tr.filter((e) => e.col === c && L.owner(e.id) >= 0).length;
-    g.appendChild(s("rect", { x: cx, y: hy, width: cellW, height: 34, rx: 5, fill: "#f1dcc0", stroke: "#b8692c", "stroke-width": 1 }));
+    g.appendChild(s("rect", { x: cx, y: hy, width: cellW, height: headH, rx: 5, fill: "#f1dcc0", stroke: "#b8692c", "stroke-width": 1 }));
     g.appendChild(icon(good, cx + 14, hy + 13, 9.5));
     g.appendChild(s("circle", { cx: cx + 39, cy: hy + 13, r: 9, fill: value ? "#b8692c" : "#fffaf0", stroke: "#7a3f12", "stroke-width": 1 }));
     g.appendChild(s("text", { x: cx + 39, y: hy + 17.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: value ? "#fff" : "#7a3f12", text: value }));
-    g.appendChild(s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: good }));
+    if (!fmin) g.appendChild(s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: good }));
   });
   tr.forEach((e) => {
     const cx = gx + e.col * colW, cy = ry0 + e.row * rowH, o = L.owner(e.id);
@@ -489,7 +541,18 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
     g.appendChild(s("text", { x: px + 4, y: cy + 16.5, "font-size": 12.5, "font-weight": 800, fill: departed ? MUTED : "#1d3560", text: departed ? "sailed" : `${hp[goodsHere] ?? 0}` }));
     if (!departed) g.appendChild(s("text", { x: px + 24, y: cy + 16.5, "font-size": 9.5, fill: MUTED, text: `(${goodsHere})` }));
   }
-  g.appendChild(s("text", { x: gx, y: y + hgt - 6, "font-size": 9.5, fill: MUTED, text: "good's value = diamonds in its column; every player scores value × own diamonds there" }));
+  const notes = footNote(gx, y + hgt - 6, w - 20, 9.5, "good's value = diamonds in its column; every player scores value × own diamonds there");
+  for (const t of notes) g.appendChild(t);
+  if (fmin) {
+    // the legend: each good's icon and name, in one row above the foot note
+    const f = size(9), ly = parseFloat(notes[0].getAttribute("y")) - size(9.5) * 1.25;
+    let lx = gx;
+    for (const good of goods) {
+      g.appendChild(icon(good, lx + 7, ly - f * 0.35, 7));
+      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#5a3a1a", text: good }));
+      lx += 16 + good.length * f * 0.58 + 12;
+    }
+  }
   svg.appendChild(g);
 }
 
@@ -497,7 +560,8 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
 // (below the name), else the short wording; the width of a character is
 // estimated from the font size (the board is drawn before it is measured).
 function seatLines(long, short, width) {
-  const fits = (text, size) => text.length * size * 0.56 <= width;
+  const fits = (text, f) => text.length * size(f) * 0.56 <= width;
+  const y2 = 39 + Math.max(13, size(10) * 1.2); // the second line, under the first
   const split = (bits) => {
     for (let k = 1; k < bits.length; k++) {
       const a = bits.slice(0, k).join(" · "), b = bits.slice(k).join(" · ");
@@ -508,18 +572,23 @@ function seatLines(long, short, width) {
   for (const bits of [long, short]) {
     if (fits(bits.join(" · "), 10.5)) return [{ y: 49, size: 10.5, text: bits.join(" · ") }];
     const [a, b] = split(bits);
-    if (fits(a, 10) && fits(b, 10)) return [{ y: 39, size: 10, text: a }, { y: 52, size: 10, text: b }];
+    if (fits(a, 10) && fits(b, 10)) return [{ y: 39, size: 10, text: a }, { y: y2, size: 10, text: b }];
   }
   const [a, b] = split(short);
-  const size = Math.max(7, Math.min(10, width / (0.56 * Math.max(a.length, b.length))));
-  return [{ y: 39, size, text: a }, { y: 52, size, text: b }];
+  const f = Math.max(7, Math.min(10, width / (0.56 * Math.max(a.length, b.length))));
+  return [{ y: 39, size: f, text: a }, { y: y2, size: f, text: b }];
+}
+
+// A seat panel's height: two lines of facts under the name, spaced for the readable size.
+function seatH() {
+  return Math.max(58, 39 + Math.max(13, size(10) * 1.2) + 7);
 }
 
 function drawSeats(svg, y0, v, L, ctx, W = 1000, perRow = 0) {
   const n = v.players;
   const per = perRow || n;
   const names = ctx.names || [];
-  const gap = 8, pw = (W - 20 - gap * (per - 1)) / per, ph = 58;
+  const gap = 8, pw = (W - 20 - gap * (per - 1)) / per, ph = seatH();
   const shown = (ctx.result && ctx.result.scores) || v.final_scores || v.scores || [];
   const houses = L.byArea.houses;
   for (let p = 0; p < n; p++) {
@@ -580,7 +649,9 @@ export function render(el, ctx) {
   // cards the prompt asks for are on the first screen, right under the prompt
   const narrow = (el.clientWidth || 1000) < 640;
   const W = narrow ? 500 : 1000;
-  const dW = 60, dH = 84, dStep = 65, perRow = narrow ? 7 : 15;
+  fmin = narrow ? minFont(el, W) : 0;
+  // on a phone the display's cards are as wide as the hand's, so that a long name fits
+  const dW = narrow ? 76 : 60, dH = narrow ? 100 : 84, dStep = narrow ? 80 : 65, perRow = narrow ? 6 : 15;
   const dRows = Math.max(1, Math.ceil(display.length / perRow));
   const seatRows = narrow ? Math.ceil(v.players / 2) : 1;
   const hx0 = narrow ? 12 : 292;
@@ -588,14 +659,18 @@ export function render(el, ctx) {
   const handCards = v.hand ? v.hand.length + (v.pick ? 1 : 0) : 0;
   const hStep = narrow ? Math.min(80, (W - 2 * hx0 - hW) / Math.max(1, handCards - 1)) : 98;
   let seaY, topY, midY, seatsY, cardsY, handY, dispY;
+  // a phone's panels grow by a line for their foot notes, wrapped at the readable size
+  const foot = narrow ? Math.ceil(size(10.5) * 1.2) : 0;
+  // and the pyramids by the line of their heading's note, the trade panel by its legend
+  const pNote = narrow ? Math.ceil(size(10) * 1.2) : 0, tLeg = narrow ? Math.ceil(size(9) * 1.2) : 0;
   if (narrow) {
     handY = 8;
     cardsY = v.hand ? handY + hH + 40 : 8;
     seatsY = cardsY + 152;
-    seaY = seatsY + seatRows * 66 + 12;
+    seaY = seatsY + seatRows * (seatH() + 8) + 12;
     topY = seaY + 134;
-    midY = topY + 448;
-    dispY = midY + 478;
+    midY = topY + 448 + 2 * foot;
+    dispY = midY + 478 + foot + pNote + tLeg;
   } else {
     seaY = 12; topY = 84; midY = 310; seatsY = 540;
     cardsY = seatsY + seatRows * 66 + 6;
@@ -608,11 +683,11 @@ export function render(el, ctx) {
 
   drawSea(svg, 58, seaY, v, L, ctx, W);
   if (narrow) {
-    drawWorkshops(svg, 7, topY, 486, 216, v, L, ctx);
-    drawHouses(svg, 7, topY + 224, 486, 216, v, L, ctx);
-    drawPyramid(svg, 7, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
-    drawPyramid(svg, 253, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
-    drawTrade(svg, 7, midY + 230, 486, 222, v, L, ctx);
+    drawWorkshops(svg, 7, topY, 486, 216 + foot, v, L, ctx);
+    drawHouses(svg, 7, topY + 224 + foot, 486, 216 + foot, v, L, ctx);
+    drawPyramid(svg, 7, midY, 240, 222 + pNote, "nobles", "Nobles", v, L, ctx, pNote);
+    drawPyramid(svg, 253, midY, 240, 222 + pNote, "commoners", "Commoners", v, L, ctx, pNote);
+    drawTrade(svg, 7, midY + 230 + pNote, 486, 222 + foot + tLeg, v, L, ctx);
     drawSeats(svg, seatsY, v, L, ctx, W, 2);
   } else {
     drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
@@ -692,7 +767,7 @@ export function render(el, ctx) {
   const extras = ctx.legal.filter((e) => e.type === "extra");
   const decline = findLegal(ctx.legal, { type: "decline" })[0];
   if (extras.length && extras.length + (decline ? 1 : 0) === ctx.legal.length) {
-    const cw = narrow ? 68 : 64, chh = narrow ? 92 : 86;
+    const cw = narrow ? 76 : 64, chh = narrow ? 92 : 86;
     svg.appendChild(boardDialog({
       kind: "extra", cls: "mf-dialog", area: { x: 4, y: 4, w: W - 8, h: narrow ? 346 : topY + 200 }, act: ctx.act, font: narrow ? 17 : 15,
       cols: narrow ? 5 : 10, optH: chh + 8, width: narrow ? 488 : 880,

@@ -16,8 +16,8 @@ function pane(x, y, w, c, ctx, opts = {}) {
   });
 }
 
-// On a phone (500 units across a 390 px screen) a tap target needs TAP units a side (about 41 px).
-const TAP = 56;
+// On a phone (500 units across a 390 px screen) a tap target needs TAP units a side (about 45 px).
+const TAP = 60;
 function hitRect(x, y, w, hgt) {
   return s("rect", { class: "si-hit", x, y, width: w, height: hgt, fill: "#000", "fill-opacity": 0 });
 }
@@ -232,7 +232,9 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
   const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
   g.appendChild(s("text", { x: 14, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") + (pl.start_marker ? "  ★ first" : "") }));
   g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: String(pl.score) }));
-  const colW = 56, x0 = 22, sy = 62, sp = 34;
+  // a strip's column; on a phone as wide as a finger (its hit area is the column), the
+  // eight columns centred in the palace
+  const colW = narrow ? TAP : 56, x0 = narrow ? (w - 7 * colW - 46) / 2 + 3 : 22, sy = 62, sp = 34;
   const pending = v.pending && moving ? v.pending : null;
   if (pending && pending.count > 0) {
     // the panes in hand, taken and not yet placed

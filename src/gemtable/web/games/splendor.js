@@ -2,7 +2,7 @@
 // bank and one panel per seat.  Drawn from the view; the legal actions are
 // highlighted on the board (tokens, cards, decks, nobles) and clickable.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 const COLS = ["white", "blue", "green", "red", "black"];
@@ -10,13 +10,19 @@ const TOKENS = [...COLS, "gold"];
 const LEVEL_BACK = { 1: "#3f8f5b", 2: "#d2a23a", 3: "#3b6fb0" };
 const ROMAN = { 1: "I", 2: "II", 3: "III" };
 
-// On a phone (610 units across a 390 px screen) a tap target needs TAP units a side (about 41 px):
+// On a phone (610 units across a 390 px screen) a tap target needs TAP units a side (about 44 px):
 // small visuals (pills, tokens) get an invisible hit area that large, laid out so that no two
 // actions' hit areas overlap.
-const TAP = 68;
+const TAP = 73;
+// a phone's cards are taller: room for a column of four readable cost pips under the Reserve pill
+const CH_PHONE = 200;
 function hitRect(x, y, w, hgt) {
   return s("rect", { class: "sp-hit", x, y, width: w, height: hgt, fill: "#000", "fill-opacity": 0 });
 }
+
+// The smallest font size (user units) that reads 10 px on this screen (svg.js minFont); 0 on
+// a wide screen.  The phone layout sizes its pips, pills and badges around it.
+let fmin = 0;
 
 let selection = [];
 let selectionKey = "";
@@ -29,9 +35,11 @@ function token(x, y, r, c, count, ctx, opts = {}) {
   g.appendChild(s("circle", { cx: x, cy: y, r: r, fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 2 }));
   g.appendChild(s("circle", { cx: x, cy: y, r: r * 0.72, fill: "none", stroke: col.ink === "#fff" ? "#ffffff66" : "#00000033", "stroke-width": 1.5 }));
   if (count !== null && count !== undefined) {
+    // the count on a light disc, the disc as large as a readable number needs
+    const f = Math.max(r * 0.55, fmin);
     g.appendChild(s("g", { "data-motion-skip": "" }, [
-      s("circle", { cx: x, cy: y, r: r * 0.46, fill: "#fffdf8", stroke: col.stroke, "stroke-width": 1 }),
-      s("text", { x, y: y + r * 0.17, "text-anchor": "middle", "font-size": r * 0.55, "font-weight": 700, fill: "#222", text: count })]));
+      s("circle", { cx: x, cy: y, r: Math.max(r * 0.46, f * 0.68), fill: "#fffdf8", stroke: col.stroke, "stroke-width": 1 }),
+      s("text", { x, y: y + f * 0.36, "text-anchor": "middle", "font-size": f, "font-weight": 700, fill: "#222", text: count })]));
   }
   if (opts.selected) g.appendChild(s("circle", { cx: x, cy: y, r: r + 5, fill: "none", stroke: "#fff", "stroke-width": 3, "stroke-dasharray": "5 3" }));
   if (opts.hl) g.appendChild(s("circle", { class: "hl", cx: x, cy: y, r: r + 3 }));
@@ -46,7 +54,7 @@ function gemShape(x, y, r, c, ctx) {
   });
 }
 
-function costPips(x, y, cost, ctx, r = 10, dir = -1, gap = 3) {
+function costPips(x, y, cost, ctx, r = 10, dir = -1, gap = 3, font = r * 1.1) {
   const g = s("g");
   let i = 0;
   for (const c of COLS) {
@@ -56,7 +64,7 @@ function costPips(x, y, cost, ctx, r = 10, dir = -1, gap = 3) {
     const col = colour(c);
     g.appendChild(s("circle", { cx: x, cy, r, fill: gemFill(c, ctx), stroke: col.stroke, "stroke-width": 1.5 }));
     if (ctx.patterns) g.appendChild(s("circle", { cx: x, cy, r: r * 0.62, fill: "#fffdf8" }));
-    g.appendChild(s("text", { x, y: cy + r * 0.38, "text-anchor": "middle", "font-size": r * 1.1, "font-weight": 700, fill: ctx.patterns ? "#111" : col.ink, stroke: !ctx.patterns && col.ink === "#fff" ? "#0008" : "none", "stroke-width": 0.4, text: n }));
+    g.appendChild(s("text", { x, y: cy + font * 0.35, "text-anchor": "middle", "font-size": font, "font-weight": 700, fill: ctx.patterns ? "#111" : col.ink, stroke: !ctx.patterns && col.ink === "#fff" ? "#0008" : "none", "stroke-width": 0.4, text: n }));
     i++;
   }
   return g;
@@ -84,7 +92,11 @@ function cardFace(x, y, w, hgt, card, ctx, pipR = null, key = `sp-card-${card.id
   if (card.points) g.appendChild(s("text", { x: 9, y: hgt * 0.2, "font-size": hgt * 0.17, "font-weight": 800, fill: col.ink, stroke: col.ink === "#fff" ? "#0006" : "none", "stroke-width": 0.6, text: card.points }));
   g.appendChild(gemShape(w - hgt * 0.13, hgt * 0.12, hgt * 0.085, card.bonus, ctx));
   if (pipR) g.appendChild(costGrid(pipR + 4, hgt - pipR - 4, card.cost, ctx, pipR));
-  else g.appendChild(costPips(hgt * 0.1 + 2, hgt - hgt * 0.1 - 2, card.cost, ctx, hgt * 0.068));
+  else if (fmin) {
+    // phone: one column of pips down the left edge, each number at least fmin
+    const r = Math.max(hgt * 0.068, fmin * 0.7);
+    g.appendChild(costPips(r + 5, hgt - r - 5, card.cost, ctx, r, -1, 3, fmin));
+  } else g.appendChild(costPips(hgt * 0.1 + 2, hgt - hgt * 0.1 - 2, card.cost, ctx, hgt * 0.068));
   g.appendChild(s("title", { text: cardLabel(card) }));
   return g;
 }
@@ -101,7 +113,7 @@ function cardBack(x, y, w, hgt, level, label, key = null) {
   g.appendChild(s("rect", { width: w, height: hgt, rx: 8, fill: LEVEL_BACK[level] || "#777", stroke: "#00000088", "stroke-width": 1.5 }));
   g.appendChild(s("rect", { x: 6, y: 6, width: w - 12, height: hgt - 12, rx: 5, fill: "none", stroke: "#ffffff88", "stroke-width": 1.2 }));
   g.appendChild(s("text", { x: w / 2, y: hgt / 2 + 2, "text-anchor": "middle", "font-size": Math.min(26, w * 0.3), "font-weight": 700, fill: "#fff", text: ROMAN[level] || level }));
-  if (label !== undefined) g.appendChild(s("text", { x: w / 2, y: hgt - 12, "text-anchor": "middle", "font-size": 12, fill: "#fff", text: label }));
+  if (label !== undefined) g.appendChild(s("text", { x: w / 2, y: hgt - 12, "text-anchor": "middle", "font-size": Math.max(12, fmin), fill: "#fff", text: label }));
   return g;
 }
 
@@ -110,13 +122,15 @@ function noble(x, y, size, nb, ctx, key = `sp-noble-${nb.id}`) {
   g.appendChild(s("rect", { width: size, height: size, rx: 6, fill: "#efe3c8", stroke: "#8a7448", "stroke-width": 1.5 }));
   g.appendChild(s("rect", { x: 4, y: 4, width: size - 8, height: size - 8, rx: 4, fill: "none", stroke: "#c9b488", "stroke-width": 1 }));
   g.appendChild(s("text", { x: 10, y: 26, "font-size": 22, "font-weight": 800, fill: "#5a4520", text: nb.points }));
+  // a badge per colour required, stacked from the bottom right; as tall as its number needs
+  const f = Math.max(12, fmin), bh = Math.max(17, f * 1.3), bw = Math.max(22, f * 1.35);
   let i = 0;
   for (const c of COLS) {
     const n = nb.needs[c];
     if (!n) continue;
-    const yy = size - 14 - i * 20;
-    g.appendChild(s("rect", { x: size - 30, y: yy - 8, width: 22, height: 17, rx: 3, fill: gemFill(c, ctx), stroke: colour(c).stroke }));
-    g.appendChild(s("text", { x: size - 19, y: yy + 5, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: colour(c).ink, text: n }));
+    const top = size - 6 - bh - i * (bh + 2);
+    g.appendChild(s("rect", { x: size - 8 - bw, y: top, width: bw, height: bh, rx: 3, fill: gemFill(c, ctx), stroke: colour(c).stroke }));
+    g.appendChild(s("text", { x: size - 8 - bw / 2, y: top + bh / 2 + f * 0.36, "text-anchor": "middle", "font-size": f, "font-weight": 700, fill: colour(c).ink, text: n }));
     i++;
   }
   return g;
@@ -141,14 +155,16 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
   // stacked in the right part of the card, clear of the cost pips down its left edge
   const pw = w - 36, px = x + w - pw - 5;
   if (narrow) {
-    const half = hgt / 2, both = buy && res;
+    // the Reserve pill across the card under its colour band (clear of the pips, which
+    // start lower), the Buy pill at the bottom right beside the pips
+    const half = hgt / 2, both = buy && res, ph = Math.max(24, fmin * 1.5), pf = Math.max(12.5, fmin);
     if (res) {
-      const pg = pill(px, y + (both ? half - 30 : hgt - 32), pw, "Reserve", "#b06a12", 24, 12.5);
+      const pg = pill(x + 5, y + hgt * 0.24 + 4, w - 10, "Reserve", "#b06a12", ph, pf);
       pg.insertBefore(hitRect(x, y, w, both ? half : hgt), pg.firstChild);
       g.appendChild(clickable(pg, res, ctx.act));
     }
     if (buy) {
-      const pg = pill(px, y + hgt - 32, pw, "Buy", "#2f8a4f", 24, 12.5);
+      const pg = pill(x + w - 58, y + hgt - ph - 6, 53, "Buy", "#2f8a4f", ph, pf);
       pg.insertBefore(hitRect(x, both ? y + half : y, w, both ? half : hgt), pg.firstChild);
       g.appendChild(clickable(pg, buy, ctx.act));
     }
@@ -186,12 +202,14 @@ export function render(el, ctx) {
   // a narrow screen (phone) gets a portrait layout: the seats under the table,
   // each as wide as the table with its reserved cards at full size
   const narrow = (el.clientWidth || 1000) < 640;
+  const W = narrow ? 610 : 1000;
+  fmin = narrow ? minFont(el, W) : 0;
   // a seat panel grows a bottom row only once it holds reserved cards or nobles
-  const seatHs = v.seats.map((st) => (st.reserved.length || st.nobles.length ? (narrow ? 250 : 254) : 148));
+  const seatHs = v.seats.map((st) => (st.reserved.length || st.nobles.length ? (narrow ? 100 + CH_PHONE + 8 : 254) : 148));
   const seatYs = seatHs.map((_, p) => seatHs.slice(0, p).reduce((a, b) => a + b + 8, 0));
   const seatsH = seatHs.reduce((a, b) => a + b + 8, 0);
-  const W = narrow ? 610 : 1000;
-  const seatsTop = narrow ? 656 : 8;  // phone: a row for Take / Clear between the cards and the seats
+  const ch = narrow ? CH_PHONE : 142;
+  const seatsTop = narrow ? 112 + 3 * (ch + 14) + 90 : 8;  // phone: a row for Take / Clear between the cards and the seats
   const height = narrow ? seatsTop + seatsH + 4 : Math.max(640, 12 + seatsH);
   const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "splendor-board", role: "img", "aria-label": "Splendor table" });
   svg.appendChild(patternDefs("cb"));
@@ -217,7 +235,7 @@ export function render(el, ctx) {
   svg.appendChild(nobles);
 
   // card rows (level 3 on top)
-  const cw = 100, ch = 142;
+  const cw = 100;
   const rows = s("g", { id: "sp-cards" });
   [3, 2, 1].forEach((level, r) => {
     const y = 112 + r * (ch + 14);
@@ -227,7 +245,7 @@ export function render(el, ctx) {
     const blind = findLegal(ctx.legal, { type: "reserve_blind", level })[0];
     if (blind) {
       // phone: the whole deck is the target
-      const g = s("g", {}, [narrow ? hitRect(10, y, 86, ch) : null, pill(16, y + ch - 54, 74, "Reserve", "#b06a12")]);
+      const g = s("g", {}, [narrow ? hitRect(10, y, 86, ch) : null, narrow ? pill(13, y + ch - 40 - fmin * 1.5, 80, "Reserve", "#b06a12", fmin * 1.5, fmin) : pill(16, y + ch - 54, 74, "Reserve", "#b06a12")]);
       rows.appendChild(clickable(g, blind, ctx.act));
     }
     (v.board[level - 1] || []).forEach((card, i) => {
@@ -272,11 +290,12 @@ export function render(el, ctx) {
     const two = selection.length === 1 ? findLegal(ctx.legal, { type: "take_two", colour: selection[0] })[0] : null;
     const hint = two ? "again: take 2" : "pick more";
     // phone: the hint and the two buttons in their own row under the cards
-    if (narrow) bank.appendChild(s("text", { x: 20, y: 620, "font-size": 18, fill: "#fff", text: `${selection.join(", ")}: ${hint}` }));
+    const ty = 112 + 3 * (ch + 14);  // phone: the row under the cards
+    if (narrow) bank.appendChild(s("text", { x: 20, y: ty + 44, "font-size": 18, fill: "#fff", text: `${selection.join(", ")}: ${hint}` }));
     else bank.appendChild(s("text", { x: 572, y: 530, "text-anchor": "middle", "font-size": 11.5, fill: "#fff", text: hint }));
-    const takeBtn = narrow ? [hitRect(296, 580, 138, TAP), pill(300, 598, 130, "Take", "#2f8a4f", 32)] : [pill(532, 540, 80, "Take", "#2f8a4f")];
+    const takeBtn = narrow ? [hitRect(296, ty + 4, 138, TAP), pill(300, ty + 22, 130, "Take", "#2f8a4f", 32)] : [pill(532, 540, 80, "Take", "#2f8a4f")];
     if (exact) bank.appendChild(clickable(s("g", {}, takeBtn), exact, (e) => { selection = []; ctx.act(e); }));
-    const clearBtn = narrow ? [hitRect(446, 580, 138, TAP), pill(450, 598, 130, "Clear", "#666", 32)] : [pill(532, 566, 80, "Clear", "#666")];
+    const clearBtn = narrow ? [hitRect(446, ty + 4, 138, TAP), pill(450, ty + 22, 130, "Clear", "#666", 32)] : [pill(532, 566, 80, "Clear", "#666")];
     const clear = s("g", { class: "act", tabindex: 0, role: "button", "data-clear": "1" }, clearBtn);
     clear.addEventListener("click", () => { selection = []; redraw(); });
     bank.appendChild(clear);
@@ -403,14 +422,20 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
   g.appendChild(s("text", { x: 12, y: 24, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") }));
   g.appendChild(s("text", { x: w - 12, y: 27, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: `${st.points}` }));
-  g.appendChild(s("text", { x: w - 12, y: 40, "text-anchor": "end", "font-size": 10, fill: "#7a7268", text: "points" }));
-  g.appendChild(s("text", { x: w - 64, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: `${plural(st.cards, "card")} · ${plural(st.nobles.length, "noble")}` }));
+  if (narrow) {
+    // phone: one line, "… cards · … nobles   points 12"
+    g.appendChild(s("text", { x: w - 50, y: 26, "text-anchor": "end", "font-size": fmin, fill: "#7a7268", text: "points" }));
+    g.appendChild(s("text", { x: w - 50 - fmin * 4.2, y: 26, "text-anchor": "end", "font-size": fmin, fill: "#7a7268", text: `${plural(st.cards, "card")} · ${plural(st.nobles.length, "noble")}` }));
+  } else {
+    g.appendChild(s("text", { x: w - 12, y: 40, "text-anchor": "end", "font-size": 10, fill: "#7a7268", text: "points" }));
+    g.appendChild(s("text", { x: w - 64, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: `${plural(st.cards, "card")} · ${plural(st.nobles.length, "noble")}` }));
+  }
   // tokens (clickable when returning)
   TOKENS.forEach((c, i) => {
     // phone: the tokens TAP apart, each a TAP-square target when it can be returned
     const cx = narrow ? 10 + TAP / 2 + i * TAP : 24 + i * 40;
     const ret = mine ? findLegal(ctx.legal, { type: "return", token: c })[0] : null;
-    const t = token(cx, 56, 16, c, st.tokens[c], ctx, { hl: !!ret, key: `sp-s${p}-tok-${c}` });
+    const t = token(cx, 56, narrow ? 24 : 16, c, st.tokens[c], ctx, { hl: !!ret, key: `sp-s${p}-tok-${c}` });
     if (ret && narrow) t.insertBefore(hitRect(cx - TAP / 2, 56 - TAP / 2, TAP, TAP), t.firstChild);
     if (!st.tokens[c]) t.setAttribute("opacity", "0.35");
     g.appendChild(ret ? clickable(t, ret, ctx.act) : t);
@@ -436,7 +461,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   // (phone: under the row of tokens, beside the bonuses)
   if (st.reserved.length) g.appendChild(s("text", { x: big ? 262 : 150, y: big ? (narrow ? 96 : 40) : 160, "font-size": 10.5, fill: "#7a7268", text: `reserved ${st.reserved.length}/3` }));
   st.reserved.forEach((card, i) => {
-    const rx = big ? 260 + i * 108 : 148 + i * 72, ry = big ? (narrow ? 100 : 46) : 166, rw = big ? 100 : 66, rh = big ? 142 : 80;
+    const rx = big ? 260 + i * 108 : 148 + i * 72, ry = big ? (narrow ? 100 : 46) : 166, rw = big ? 100 : 66, rh = big ? (narrow ? CH_PHONE : 142) : 80;
     if (card.hidden) { g.appendChild(cardBack(rx, ry, rw, rh, card.level, undefined, `sp-s${p}-res-${i}`)); return; }
     const cg = s("g", { class: "sp-reserved" });
     cg.appendChild(cardFace(rx, ry, rw, rh, card, ctx, big ? null : 8));
