@@ -486,12 +486,12 @@ function park(x, y, w, pl, p, narrow) {
     const done = covered[i];
     const sg = s("g", { class: `dc-mandatory ${done ? "covered" : "uncovered"}`, "data-building": b, "data-motion-key": `dc-p${p}-mand-${i}` });
     sg.appendChild(s("rect", { x: mx, y: my, width: mw, height: 36, rx: 6, fill: done ? (TILE[b] || {}).fill || "#888" : "#fdecea", stroke: done ? "#00000066" : "#c0392b", "stroke-width": done ? 1 : 2, "stroke-dasharray": done ? null : "5 3" }));
-    // the name and whether it is built; on a phone a name too long for one line at the
-    // readable size takes both lines, and a tick after it says it is built (the dashed
-    // red frame says it is still empty)
+    // the name and whether it is built; on a phone the name alone (on two lines when too
+    // long for one at the readable size), with a tick after it once built: the dashed red
+    // frame says the space is still empty, and a second line would not fit the space there
     const nf = Math.max(fit(pretty(b), mw - 6, 11.5), fmin);
     const ink = done ? "#fff" : "#a02a1c", faint = done ? "#ffffffcc" : "#c0392b";
-    const lines = pretty(b).length * nf * 0.66 > mw - 6
+    const lines = narrow || pretty(b).length * nf * 0.66 > mw - 6
       ? wrap(pretty(b), 1).slice(0, 2).map((wd, j, all) => ({ t: done && j === all.length - 1 ? `${wd} ✓` : wd, f: nf, w: 800, c: ink }))
       : [{ t: pretty(b), f: nf, w: 800, c: ink }, { t: done ? "built ✓" : "still empty", f: 10, w: 700, c: faint }];
     lines.forEach((l, j) => sg.appendChild(s("text", { x: mx + mw / 2, y: my + 15 + j * 14, "text-anchor": "middle", "font-size": l.f, "font-weight": l.w, fill: l.c, text: l.t })));
