@@ -203,7 +203,7 @@ def split_specs(text: str) -> list[str]:
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from a spec (``random``, ``greedy``, ``mcts:iterations=400``) or a level (``hard``)."""
-    _load_all()
+    load_all()
     name, params = parse_spec(spec)
     if name in LEVELS and name not in BOT_KINDS:
         base, base_params = parse_spec(LEVELS[name])
@@ -214,8 +214,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return BOT_KINDS[name](seed=seed, **params)
 
 
-def _load_all() -> None:
-    """Import the bot modules so they register themselves."""
+def load_all() -> None:
+    """Import the bot modules so they register themselves (``BOT_KINDS`` is then complete)."""
     import importlib
     import pkgutil
 

@@ -76,9 +76,9 @@ async def health(manager: TableManager = Depends(get_manager)):
 def list_bots(limits: Limits = Depends(get_limits)) -> dict[str, Any]:
     from gemtable.analysis.ladder import current_ratings
     from gemtable.bots import BOT_KINDS, LEVELS
-    from gemtable.bots.base import _load_all
+    from gemtable.bots.base import load_all
 
-    _load_all()
+    load_all()
     return {"levels": dict(LEVELS), "kinds": sorted(BOT_KINDS),
             "limits": {"seconds": limits.bot_seconds, "iterations": limits.bot_iterations, **limits.bot_params},
             "ratings": {g.id: current_ratings(g) for g in all_games().values()}}
