@@ -182,8 +182,17 @@ function choiceDialog(v, ctx, narrow, W, riverBottom) {
       kind: "overflow", cls: "gw-dialog", area, font, act: ctx.act, cols: narrow ? 3 : 4, optH: narrow ? 60 : 46, width: narrow ? 480 : 640,
       title: "Which piece goes to overflow?", note: "Your satchel holds too many pieces: one goes to your overflow (it costs points at the end).",
       options: overflow.map((e) => ({ entry: e, draw: (g, bx, by, bw, bh) => {
-        g.appendChild(piece(bx + 22, by + bh / 2, 13, e.json.colour, e.json.shape, ctx));
-        g.appendChild(s("text", { x: bx + 42, y: by + bh / 2 + 5, "font-size": fitFont(`${e.json.colour} ${e.json.shape}`, bw - 48, narrow ? 16 : 13), "font-weight": 700, fill: "#222", text: `${e.json.colour} ${e.json.shape}` }));
+        if (!narrow) {
+          g.appendChild(piece(bx + 22, by + bh / 2, 13, e.json.colour, e.json.shape, ctx));
+          g.appendChild(s("text", { x: bx + 42, y: by + bh / 2 + 5, "font-size": fitFont(`${e.json.colour} ${e.json.shape}`, bw - 48, 13), "font-weight": 700, fill: "#222", text: `${e.json.colour} ${e.json.shape}` }));
+          return;
+        }
+        // on a phone the name takes two lines (colour, then shape): a piece's whole name
+        // ("light green heart") at the readable size is wider than a third of the dialog
+        const f = Math.max(fmin, fitFont(e.json.colour, bw - 40, 16));
+        g.appendChild(piece(bx + 18, by + bh / 2, 11, e.json.colour, e.json.shape, ctx));
+        g.appendChild(s("text", { x: bx + 34, y: by + bh / 2 - 3, "font-size": f, "font-weight": 700, fill: "#222", text: e.json.colour }));
+        g.appendChild(s("text", { x: bx + 34, y: by + bh / 2 - 3 + f * 1.1, "font-size": f, "font-weight": 700, fill: "#222", text: e.json.shape }));
       } })),
     });
   }
