@@ -40,7 +40,7 @@ import random
 import httpx
 import pytest
 
-from .test_browser import click_once, wait_ready
+from .test_browser import play_a_few, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -229,11 +229,7 @@ def test_every_table_is_readable(browser, live_server, artifacts, size):
             stats = {"min_text_px": None, "min_target_px": None, "text": 0, "target": 0, "clip": 0, "scroll": 0}
             for k, position in enumerate(positions):
                 if k:
-                    for _ in range(MOVES_LATER):
-                        wait_ready(page)
-                        if page.evaluate("document.body.dataset.over") == "1":
-                            break
-                        click_once(page, rnd)
+                    play_a_few(page, rnd, MOVES_LATER)
                 wait_ready(page)
                 if page.evaluate("document.body.dataset.over") == "1":
                     continue
