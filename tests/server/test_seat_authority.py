@@ -30,6 +30,7 @@ from gemtable.server import inplay
 from gemtable.server.db import ChatRow, normalize_url
 
 from .conftest import free_port, seat_socket, spawn_server, wait_serving
+from .test_chat import until
 from .test_players import named
 from .test_robustness import JSON
 from .test_workers import Player
@@ -44,14 +45,6 @@ def _lobby_table(client, players=3, name="Ann"):
     r = ann.post("/api/tables", json={"game": "toy", "players": players, "seats": seats})
     assert r.status_code == 201, r.text
     return ann, r.json()["table"]["id"]
-
-
-def _until(ws, pred, limit=50):
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if pred(msg):
-            return msg
-    raise AssertionError("no such message came")
 
 
 def _closed_with(ws) -> int:
@@ -71,7 +64,7 @@ def test_a_removed_holder_is_cut_off_and_the_new_holder_plays(client, how):
     joined = mallory.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()
     assert joined["seat"] == 1
     with seat_socket(mallory, tid, joined["token"]) as old:
-        assert _until(old, lambda m: m["type"] == "state")["seat"] == 1
+        assert until(old, lambda m: m["type"] == "state")["seat"] == 1
         if how == "kick":
             assert ann.post(f"/api/tables/{tid}/kick", json={"seat": 1}).status_code == 200
         else:
@@ -93,7 +86,7 @@ def test_a_removed_holder_is_cut_off_and_the_new_holder_plays(client, how):
                     json={"version": 0, "action": {"type": "pick", "n": 1}})
     assert r.status_code == 403
     with seat_socket(carol, tid, carol_token) as ws:
-        assert _until(ws, lambda m: m["type"] == "state")["seat"] == 1
+        assert until(ws, lambda m: m["type"] == "state")["seat"] == 1
 
 
 def test_a_socket_opened_before_the_seat_changed_hands_cannot_act_or_chat(client):
@@ -105,7 +98,7 @@ def test_a_socket_opened_before_the_seat_changed_hands_cannot_act_or_chat(client
     # the seat is taken by the only open seat's join: the game starts at once
     manager = client.app.state.manager
     with seat_socket(mallory, tid, token) as old:
-        assert _until(old, lambda m: m["type"] == "state")["seat"] == 1
+        assert until(old, lambda m: m["type"] == "state")["seat"] == 1
         table = client.portal.call(manager.get, tid)
         # the seat passes to someone else without any message reaching the old socket (as when
         # the change was made at another worker and its notice is still on its way)
@@ -126,12 +119,12 @@ def test_spectators_are_not_affected_by_a_seat_change(client):
     mallory = named(client, "Mallory", host="203.0.113.66")
     mallory.post(f"/api/tables/{tid}/join", json={"seat": 1})
     with seat_socket(client, tid) as watcher:
-        _until(watcher, lambda m: m["type"] == "state")
+        until(watcher, lambda m: m["type"] == "state")
         assert ann.post(f"/api/tables/{tid}/kick", json={"seat": 1}).status_code == 200
-        msg = _until(watcher, lambda m: m["type"] == "state" and m["table"]["seats"][1]["player"] is None)
+        msg = until(watcher, lambda m: m["type"] == "state" and m["table"]["seats"][1]["player"] is None)
         assert msg["seat"] is None
         watcher.send_json({"type": "ping"})
-        assert _until(watcher, lambda m: m["type"] == "pong")
+        assert until(watcher, lambda m: m["type"] == "pong")
 
 
 FUZZ = itertools.count()
@@ -150,7 +143,7 @@ def test_any_message_from_a_removed_holder_is_refused_and_changes_nothing(client
     token = mallory.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["token"]
     manager = client.app.state.manager
     with seat_socket(mallory, tid, token) as old:
-        _until(old, lambda m: m["type"] == "state")
+        until(old, lambda m: m["type"] == "state")
         table = client.portal.call(manager.get, tid)
         table.seats[1].token = "another-holder"
         played = inplay.rec(table)

@@ -23,17 +23,7 @@ from gemtable.core.registry import all_games
 
 from . import ratings
 from .db import Database
-from .edge import (  # noqa: F401  (Guard and the constants are part of this module's interface)
-    CSP,
-    SECURITY_HEADERS,
-    Guard,
-    QuietInvalidText,
-    SafeJSONResponse,
-    SafeStaticFiles,
-    abort_connection,
-    error_response,
-    install_error_handlers,
-)
+from .edge import Guard, QuietInvalidText, SafeJSONResponse, SafeStaticFiles, install_error_handlers
 from .inplay import InPlay
 from .limits import Limits, RateLimiter
 from .lobby import LobbyHooks

@@ -74,14 +74,8 @@ def rec(table: LiveTable) -> InPlayRecord:
     return table.record(InPlayRecord)
 
 
-def save_play(session, table_id: str, play: PlayState) -> None:
-    """Store a table's play row: ``session`` is an ORM session or a Core connection (hot path)."""
-    if not isinstance(session, Session):
-        t = PlayRow.__table__
-        values = {"data": play.to_json(), "rematch": play.rematch}
-        if session.execute(update(t).where(t.c.table_id == table_id).values(**values)).rowcount != 1:
-            session.execute(t.insert().values(table_id=table_id, **values))
-        return
+def save_play(session: Session, table_id: str, play: PlayState) -> None:
+    """Store a table's play row (an ORM session; with an action, storage.py writes it)."""
     row = session.get(PlayRow, table_id)
     if row is None:
         session.add(PlayRow(table_id=table_id, data=play.to_json(), rematch=play.rematch))

@@ -73,10 +73,6 @@ class TableHooks:
         """Add to a finished game's result (the message, the stored row, the replay)."""
 
     # -- actions -----------------------------------------------------------------------------
-    def may_act(self, table: LiveTable) -> str | None:
-        """None when actions are taken now; else a refusal code and sentence (``code: sentence``)."""
-        return None
-
     def before_commit(self, table: LiveTable, seat: int, after: Any) -> CommitPart | None:
         """An action by ``seat`` was judged and applied to a copy (``after``); what the feature
         stores with it.  At most one feature may give a ``record``."""
@@ -188,13 +184,6 @@ class Hooks(TableHooks):
     def result(self, table, result):
         for f in self.features:
             f.result(table, result)
-
-    def may_act(self, table):
-        for f in self.features:
-            why = f.may_act(table)
-            if why is not None:
-                return why
-        return None
 
     def before_commits(self, table, seat, after) -> list[CommitPart]:
         return [p for p in (f.before_commit(table, seat, after) for f in self.features) if p is not None]

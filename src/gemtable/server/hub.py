@@ -180,13 +180,6 @@ def revoke(table: LiveTable, sub: Subscriber) -> None:
     sub.end(CLOSE_SEAT_LOST, "this seat is no longer yours",
             {"type": "error", "code": "seat_lost", "message": SEAT_LOST, "version": table.version})
 
-def revoke_lost(table: LiveTable) -> int:
-    """End every connection at ``table`` whose seat is no longer its holder's (``revoke``)."""
-    lost = [sub for sub in table.subscribers if not table.holds(sub)]
-    for sub in lost:
-        revoke(table, sub)
-    return len(lost)
-
 def _push_state(table: LiveTable, sub: Subscriber, msg: dict[str, Any] | str) -> None:
     sub.sent_version = table.version
     if not sub.push(msg):

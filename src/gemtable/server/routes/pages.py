@@ -17,47 +17,14 @@ def index() -> FileResponse:
     return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/")
-def home():
-    return index()
-
-
-@router.get("/table/{table_id}")
-def table_page(table_id: str):
-    return index()
-
-
-@router.get("/replay/{table_id}")
-def replay_page(table_id: str):
-    return index()
+# every address of the shell (the lobby, a table, a replay, a game's rules, the players' pages)
+# is the one page; the shell routes them itself
+SHELL_PAGES = ("/", "/table/{table_id}", "/replay/{table_id}", "/rules/{game_id}", "/me", "/leaderboard",
+               "/leaderboard/{game_id}", "/players/{name}")
+for _path in SHELL_PAGES:
+    router.add_api_route(_path, index, methods=["GET"])
 
 
 @router.get("/docs")
 def api_docs():
     return FileResponse(WEB_DIR / "api.html", headers={"Cache-Control": "no-cache"})
-
-
-@router.get("/rules/{game_id}")
-def rules_page(game_id: str):
-    return index()
-
-
-# the players' pages (players and ratings routes): the shell routes them
-@router.get("/me")
-def me_page():
-    return index()
-
-
-@router.get("/leaderboard")
-def leaderboard_page():
-    return index()
-
-
-@router.get("/leaderboard/{game_id}")
-def game_leaderboard_page(game_id: str):
-    return index()
-
-
-@router.get("/players/{name}")
-def player_page(name: str):
-    return index()
