@@ -96,8 +96,9 @@ class TableHooks:
         """Before the start, a seat changed (``event``: join, leave, kick, start; ``name``: whose
         seat); ``started``: the game has just started."""
 
-    def carry_over(self, old: LiveTable, new: LiveTable) -> None:
-        """``new`` is the rematch of ``old`` (before it is stored): carry over what should stay."""
+    def carry_over(self, old: LiveTable, new: LiveTable, order: list[int]) -> None:
+        """``new`` is the rematch of ``old`` (before it is stored): carry over what should stay.
+        ``order[j]``: the seat of ``old`` whose player sits at seat ``j`` of ``new``."""
 
     # -- connections -------------------------------------------------------------------------
     def disconnected(self, table: LiveTable, sub: Subscriber) -> None:
@@ -205,9 +206,9 @@ class Hooks(TableHooks):
         for f in self.features:
             f.seats_changed(table, event, name, started)
 
-    def carry_over(self, old, new):
+    def carry_over(self, old, new, order):
         for f in self.features:
-            f.carry_over(old, new)
+            f.carry_over(old, new, order)
 
     def disconnected(self, table, sub):
         for f in self.features:

@@ -3,7 +3,7 @@ replays and match files of finished games, and the rematch."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, Field
@@ -19,6 +19,7 @@ from ..deps import (
     seat_of,
     too_many,
 )
+from ..inplay import rotation
 from ..limits import Limits
 from ..players import Identity
 from ..table import Rejected
@@ -52,6 +53,22 @@ class ActionRequest(BaseModel):
                                                 "Authorization: Bearer header); never put it in the URL")
     version: int = Field(..., description="the table version ('version' of the state) the action was chosen at")
     action: dict[str, Any] = Field(..., description="the action's JSON, as offered in 'legal'")
+
+
+class RematchAnswer(BaseModel):
+    answer: Literal["propose", "accept", "decline"] | None = Field(
+        None, description="'propose' a rematch, 'accept' or 'decline' the open proposal; none: propose, or "
+                          "accept the proposal that is open")
+
+
+async def seat_or_player(request: Request, table_id: str, identity: Identity):
+    """The table and the caller's seat: by its token (X-Seat-Token), else the player cookie's seat."""
+    table, seat = await seat_of(request, table_id, header_token(request))
+    if seat is None:
+        pid = await identity.player_id(request)
+        held = [s.seat for s in table.seats if pid is not None and s.player == pid]
+        seat = held[0] if held else None
+    return table, seat
 
 
 def router(limits: Limits) -> APIRouter:
@@ -132,18 +149,31 @@ def router(limits: Limits) -> APIRouter:
         return table.match.to_json()
 
     @api.post("/api/tables/{table_id}/rematch", tags=["tables"],
-              summary="Start (or find) the rematch of a finished table: same seats, bots, options and clock, "
-                      "new deal; for a seat of the table (its token in X-Seat-Token, or the player cookie)",
+              summary="Propose, accept or decline the rematch of a finished table (same players, bots, options "
+                      "and clock, the seats moved round one place, a new deal); for a seat of the table (its "
+                      "token in X-Seat-Token, or the player cookie)",
+              description="The new table is made when every other player has accepted (at once when there is "
+                          "nobody else to ask); until then the answer is the proposal: {\"proposal\": {by, yes, "
+                          "waiting, no, state, left}}.  A proposal left unanswered expires.  Once made, "
+                          "{\"table\", \"seat\", \"token\"}: the caller's seat at the new table.",
               dependencies=[Depends(no_token_in_url)])
-    async def rematch(table_id: str, request: Request, manager: TableManager = Depends(get_manager),
+    async def rematch(table_id: str, request: Request, body: RematchAnswer | None = None,
                       identity: Identity = Depends(get_identity)) -> dict[str, Any]:
-        table, seat = await seat_of(request, table_id, header_token(request))
-        if seat is None:
-            pid = await identity.player_id(request)
-            held = [s.seat for s in table.seats if pid is not None and s.player == pid]
-            seat = held[0] if held else None
-        new = await get_inplay(request).rematch(table, seat)
-        mine = new.seats[seat]
-        return {"table": new.id, "seat": seat, **({"token": mine.token} if mine.kind == "human" else {})}
+        table, seat = await seat_or_player(request, table_id, identity)
+        inplay = get_inplay(request)
+        new = await inplay.rematch(table, seat, body.answer if body is not None else None)
+        if new is None:
+            return {"proposal": inplay.proposal_view(table, inplay.play(table))}
+        mine = new.seats[rotation(table.num_players).index(seat)]
+        return {"table": new.id, "seat": mine.seat, **({"token": mine.token} if mine.kind == "human" else {})}
+
+    @api.post("/api/tables/{table_id}/resign", tags=["tables"],
+              summary="Resign a running game for a seat (its token in X-Seat-Token, or the player cookie): the "
+                      "seat takes the last place; with two players (or one left) the game ends, else a bot "
+                      "plays the seat to the end", dependencies=[Depends(no_token_in_url)])
+    async def resign(table_id: str, request: Request, identity: Identity = Depends(get_identity)) -> dict[str, Any]:
+        table, seat = await seat_or_player(request, table_id, identity)
+        ended = await get_inplay(request).resign(table, seat)
+        return {"ended": ended, "over": table.over, "result": table.result() if table.over else None}
 
     return api
