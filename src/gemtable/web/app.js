@@ -364,7 +364,8 @@ async function playPage(tableId) {
   let lastHeard = 0;
   let wasMyTurn = null;      // null until the first state: no "your turn" signal on arrival
   let rematch = null;        // {table, token} once a rematch table exists
-  let wantRematch = false;   // this browser asked for it: follow it there
+  let wantRematch = false;   // this browser proposed or accepted it: follow it there
+  let tableAt = Date.now();  // when msg.table arrived (a rematch proposal's time left counts from it)
   let invites = null;        // the host's invite links (GET /invites), once fetched
   let undoSent = false;
   let chatOpened = false;
@@ -427,7 +428,7 @@ async function playPage(tableId) {
     connected = on;
     document.body.dataset.online = on ? "1" : "0";
     playEl.classList.toggle("offline", !on);
-    for (const b of playEl.querySelectorAll("button.action, #undo, #take-seat, #rematch, .waiting-room button.needs-net")) b.disabled = !on;
+    for (const b of playEl.querySelectorAll("button.action, #undo, #take-seat, #rematch, .rematch-box button, #resign, .waiting-room button.needs-net")) b.disabled = !on;
     chat.setEnabled(on && chatAllowed(), on ? "The host muted spectators" : "Offline: chat comes back with the connection");
     if (on) banner.online();
   }
@@ -478,7 +479,9 @@ async function playPage(tableId) {
         if (msg) {
           const before = msg.table.status;
           msg.table = data.table;
-          if (before !== data.table.status) draw(); else { if (data.table.status === "waiting") drawWaiting(); drawSeats(); }
+          tableAt = Date.now();
+          // a finished table's presence carries the rematch proposal: the result panel shows it
+          if (before !== data.table.status || data.table.status === "finished") draw(); else { if (data.table.status === "waiting") drawWaiting(); drawSeats(); }
         }
       }
       else if (data.type === "chat") { if (data.line) chat.add(data.line); }
@@ -562,6 +565,7 @@ async function playPage(tableId) {
     if (Array.isArray(data.chat)) chat.reset(data.chat);
     chat.setSeat(data.seat);
     msg = data;
+    tableAt = Date.now();
     document.body.dataset.version = String(data.version);
     document.body.dataset.over = data.over ? "1" : "0";
     document.body.dataset.seat = data.seat === null ? "" : String(data.seat);
@@ -699,30 +703,98 @@ async function playPage(tableId) {
     switchTo(res.token);
   }
 
-  // -- rematch -------------------------------------------------------------------------------
+  // -- rematch: a proposal the other players accept, decline or let expire ----------------------
   function onRematch(data) {
     rematch = { table: data.table, token: data.token || null };
-    if (rematch.token && msg && msg.seat !== null) saveToken(rematch.table, msg.seat, rematch.token);
-    if (wantRematch) return; // askRematch goes there once every seat of this screen has its key
+    if (rematch.token && data.seat !== undefined && data.seat !== null) saveToken(rematch.table, data.seat, rematch.token);
+    if (wantRematch) { followRematch(rematch.table); return; } // this browser said yes: go there
     if (msg) draw();
   }
-  async function askRematch() {
-    wantRematch = true;
-    const res = await post("rematch");
-    if (!res) { wantRematch = false; return; }
-    const newId = res.table;
-    if (res.token && res.seat !== undefined && res.seat !== null) saveToken(newId, res.seat, res.token);
-    // hotseat: this screen held several seats; asking again with each seat's key (the same new
-    // table for every caller) brings each seat's new key along
-    const others = Object.entries(tokensOf(tableId)).filter(([, tok]) => tok !== token);
-    for (const [, tok] of others) {
+  let following = false;
+  async function followRematch(newId) {
+    if (following) return;
+    following = true;
+    // every seat this screen held (hotseat) is given its seat at the new table (the seats move round)
+    const held = Object.values(tokensOf(tableId));
+    for (const tok of held) {
       try {
         const more = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: {}, headers: { "Content-Type": "application/json", "X-Seat-Token": tok } });
         if (more.table === newId && more.token) saveToken(newId, more.seat, more.token);
       } catch { /* that seat stays behind */ }
     }
-    if (others.length && hotseat) localStorage.setItem(`gt.hotseat.${newId}`, "1");
+    if (held.length > 1 && hotseat) localStorage.setItem(`gt.hotseat.${newId}`, "1");
     navigate(`/table/${newId}`);
+  }
+  async function askRematch(answer) {
+    if (answer !== "decline") wantRematch = true;
+    let res = await post("rematch", { answer });
+    if (!res) { wantRematch = false; return; }
+    // hotseat: the other seats of this screen accept too
+    if (!res.table && answer !== "decline") {
+      for (const tok of Object.values(tokensOf(tableId)).filter((t) => t !== token)) {
+        try { res = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: { answer: "accept" }, headers: { "Content-Type": "application/json", "X-Seat-Token": tok } }); } catch { /* not that seat's turn to answer */ }
+        if (res && res.table) break;
+      }
+    }
+    if (res && res.table) { followRematch(res.table); return; }
+    if (answer === "decline") wantRematch = false;
+    if (res && res.proposal && msg) { msg.table = { ...msg.table, rematch_proposal: res.proposal }; tableAt = Date.now(); draw(); }
+  }
+  function proposalLeft(p) { return Math.max(0, p.left - (Date.now() - tableAt)); }
+  function mmss(ms) { const sec = Math.ceil(ms / 1000); return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`; }
+  // the time left on an open proposal counts down on screen; at zero it has expired
+  const proposalTimer = setInterval(() => {
+    const p = msg && msg.over && msg.table.rematch_proposal;
+    if (!p || p.state !== "open") return;
+    const left = proposalLeft(p);
+    const el = document.getElementById("rematch-left");
+    if (el) el.textContent = mmss(left);
+    if (left <= 0) { msg.table.rematch_proposal = { ...p, state: "expired", left: 0 }; wantRematch = false; draw(); }
+  }, 1000);
+  function rematchBox(nm) {
+    if (msg.seat === null) return null;
+    if (rematch && !wantRematch) return null; // "go to the new table" is offered instead
+    const p = msg.table.rematch_proposal;
+    const open = p && p.state === "open" && proposalLeft(p) > 0;
+    const who = (list) => list.map((q) => nm[q]).join(" and ");
+    let parts;
+    if (open && p.waiting.includes(msg.seat)) {
+      parts = [h("p", { id: "rematch-offer" }, [h("b", { text: `${nm[p.by]} proposes a rematch.` }), ` The seats move round one place. `, h("span", { class: "muted" }, ["Answer within ", h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })])]),
+        h("p", { class: "result-links" }, [
+          h("button", { type: "button", class: "primary", id: "rematch-accept", text: "Accept the rematch", onclick: () => askRematch("accept") }),
+          h("button", { type: "button", id: "rematch-decline", text: "Decline", onclick: () => askRematch("decline") })])];
+    } else if (open) {
+      parts = [h("p", { id: "rematch-wait" }, [h("b", { text: p.by === msg.seat ? "You proposed a rematch." : `${nm[p.by]} proposed a rematch; you accepted.` }), ` Waiting for ${who(p.waiting)} · `, h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })]),
+        h("p", { class: "result-links" }, [h("button", { type: "button", id: "rematch-withdraw", text: p.by === msg.seat ? "Withdraw" : "Decline after all", onclick: () => askRematch("decline") })])];
+    } else {
+      const said = p && p.state === "declined" ? `${nm[p.no]} declined the rematch.` : p && p.state !== "accepted" ? "The rematch proposal expired." : null;
+      parts = [said ? h("p", { class: "muted", id: "rematch-status", text: said }) : null,
+        h("p", { class: "result-links" }, [h("button", { type: "button", class: "primary", id: "rematch", text: "Propose a rematch", title: "The others accept or decline; the seats move round one place, new deal", onclick: () => askRematch("propose") })])];
+    }
+    return h("div", { class: "rematch-box", id: "rematch-box" }, parts.filter(Boolean));
+  }
+
+  // -- resigning: confirmed first ------------------------------------------------------------------
+  function confirmResign() {
+    const t = msg.table;
+    const ends = t.seats.filter((s) => s.seat !== msg.seat && !s.resigned).length <= 1;
+    const close = h("button", { type: "button", class: "dlg-close", "aria-label": "Close", text: "✕" });
+    const yes = h("button", { type: "button", class: "danger", id: "resign-yes", text: "Resign" });
+    const no = h("button", { type: "button", class: "primary", id: "resign-no", text: "Keep playing" });
+    const dlg = h("dialog", { class: "account-dialog resign-dialog", id: "resign-dialog", "aria-labelledby": "resign-title" }, [
+      h("div", { class: "dlg-head" }, [h("h2", { id: "resign-title", text: "Resign this game?" }), close]),
+      h("div", { class: "account-body" }, [
+        h("p", { text: ends ? "You take the last place and the game ends now." : "You take the last place. A bot plays your seat to the end and the others play on." }),
+        h("p", { class: "muted", text: "The result counts for ratings, and you cannot take the seat back." }),
+        h("p", { class: "dlg-buttons" }, [no, yes]),
+      ]),
+    ]);
+    for (const b of [close, no]) b.addEventListener("click", () => dlg.close());
+    yes.addEventListener("click", async () => { yes.disabled = true; dlg.close(); await post("resign"); });
+    dlg.addEventListener("close", () => dlg.remove());
+    app.appendChild(dlg);
+    dlg.showModal();
+    no.focus();
   }
 
   function drawSeats() {
@@ -739,7 +811,7 @@ async function playPage(tableId) {
         h("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }),
         s.player && !s.away ? h("a", { class: "seat-name", href: `/players/${encodeURIComponent(s.player)}`, "data-link": "", text: nm[s.seat] + (you ? " (you)" : "") }) : h("span", { class: "seat-name", text: nm[s.seat] + (you ? " (you)" : "") }),
         s.kind === "bot" ? h("span", { class: "badge", text: `bot · ${s.bot}` }) : null,
-        s.away ? h("span", { class: "badge away", text: "away: a bot plays", title: "Out of time or disconnected: a bot plays this seat until its player takes it back" }) : null,
+        s.away ? h("span", { class: "badge away", text: s.resigned ? "resigned: a bot plays" : "away: a bot plays", title: s.resigned ? "This player resigned: a bot plays the seat to the end" : "Out of time or disconnected: a bot plays this seat until its player takes it back" }) : null,
         scores ? h("span", { class: "score", text: String(scores[s.seat]) }) : null,
         canSwitch ? h("button", { class: "small", text: "play", title: "Switch to this seat (hotseat)", onclick: () => switchTo(mine[s.seat]) }) : null,
         canSwitch ? h("button", { class: "small", text: "link", title: "Copy this seat's invite link", onclick: () => {
@@ -754,6 +826,7 @@ async function playPage(tableId) {
       box.addEventListener("change", () => { hotseat = box.checked; localStorage.setItem(`gt.hotseat.${tableId}`, hotseat ? "1" : "0"); if (hotseat && msg) onState({ ...msg, log: [], log_reset: false }); });
       seatsBox.appendChild(h("label", { class: "toggle" }, [box, " hotseat: follow the seat to move"]));
     }
+    if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", class: "small", id: "resign", text: "Resign…", title: "Give up this game: you take the last place", onclick: confirmResign })]));
     if (isHost() && !msg.over) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
     if (msg.seat === null) seatsBox.appendChild(h("p", { class: "muted", text: "You are watching. Open a seat's invite link to play it." }));
     chat.setMute(isHost(), t.mute_spectators ?? t.spectators_muted ?? false, (on) => send({ type: "mute_spectators", on }));
@@ -794,7 +867,10 @@ async function playPage(tableId) {
     // your seat is played by a bot (out of time or away too long): take it back
     const mySeat = msg.seat !== null ? t.seats[msg.seat] : null;
     const awayMe = !!(mySeat && mySeat.away && !msg.over);
-    if (awayMe) {
+    if (awayMe && mySeat.resigned) {
+      promptBar.replaceChildren(h("span", { text: "You resigned: a bot plays your seat to the end." }));
+      promptBar.classList.add("away");
+    } else if (awayMe) {
       promptBar.replaceChildren(h("span", { text: "A bot is playing your seat while you were away. " }),
         h("button", { type: "button", class: "primary", id: "take-seat", text: "Take my seat back", onclick: () => send({ type: "take_seat" }) }));
       promptBar.classList.add("away");
@@ -862,17 +938,17 @@ async function playPage(tableId) {
     if (msg.over && msg.result) {
       const r = msg.result;
       const order = [...nm.keys()].sort((a, b) => r.ranking[a] - r.ranking[b]);
-      const replaced = r.replaced || [];
+      const notes = seatNotes(r);
       resultBox.hidden = false;
       resultBox.replaceChildren(...[
         h("h3", { text: r.winners.length > 1 ? `Shared win: ${r.winners.map((p) => nm[p]).join(" and ")}` : `${nm[r.winners[0]]} wins` }),
         h("table", { class: "list result-table" }, [h("tbody", {}, order.map((p) => h("tr", { class: r.winners.includes(p) ? "winner" : "" }, [
-          h("td", { text: ordinal(r.ranking[p]) }), h("td", { text: nm[p] + (replaced.includes(p) ? " (a bot finished)" : "") }), h("td", { class: "num", text: String(r.scores[p]) }),
+          h("td", { text: ordinal(r.ranking[p]) }), h("td", {}, [nm[p], notes[p] ? h("span", { class: "result-note", text: ` · ${notes[p]}` }) : null]), h("td", { class: "num", text: String(r.scores[p]) }),
         ])))]),
         r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
-        replaced.length ? h("p", { class: "muted", text: "A bot finished for a player who ran out of time or left: this game is not rated." }) : null,
+        ...fairnessNotes(r, nm),
+        rematchBox(nm),
         h("p", { class: "result-links" }, [
-          msg.seat !== null && !(rematch && !wantRematch) ? h("button", { type: "button", class: "primary", id: "rematch", text: "Rematch", title: "The same seats, a new deal", onclick: askRematch }) : null,
           rematch && !wantRematch ? h("button", { type: "button", class: "primary", id: "rematch-go", text: "Rematch ready: go to the new table", onclick: () => navigate(`/table/${rematch.table}`) }) : null,
           h("a", { href: `/replay/${tableId}`, "data-link": "", class: "button", id: "replay-link", text: "Watch the replay" }),
         ]),
@@ -886,6 +962,7 @@ async function playPage(tableId) {
   connect();
   cleanup = () => {
     closed = true;
+    clearInterval(proposalTimer);
     clearTimeout(retryTimer);
     clearInterval(heartbeat);
     clocks.stop();
@@ -896,6 +973,32 @@ async function playPage(tableId) {
     delete document.body.dataset.online;
     delete document.body.dataset.gone;
   };
+}
+
+// what happened at each seat of a finished game, for its row of the result: resigned, left
+// (a bot finished), or how many of its moves a stand-in bot made
+function seatNotes(r) {
+  const notes = {};
+  for (const e of r.stand_ins || []) notes[e.seat] = `a bot played ${e.moves} of ${e.of} moves`;
+  for (const p of r.abandoned || []) notes[p] = "left: a bot finished";
+  for (const p of r.resigned || []) notes[p] = "resigned";
+  return notes;
+}
+
+// the same in sentences under the result, with what it means for ratings (README "Ratings")
+function fairnessNotes(r, nm) {
+  const out = [];
+  const gone = new Set([...(r.resigned || []), ...(r.abandoned || [])]);
+  for (const p of r.resigned || []) out.push(`${nm[p]} resigned and takes the last place.`);
+  for (const p of r.abandoned || []) out.push(`${nm[p]} left the game and a bot finished it: abandoned, last place.`);
+  for (const e of r.stand_ins || []) {
+    if (gone.has(e.seat)) continue;
+    const rule = (r.unrated || []).includes(e.seat)
+      ? `more than one move in five, so ${nm[e.seat]}'s rating does not change (the others' ratings count as usual).`
+      : "no more than one move in five, so the game counts for ratings as usual.";
+    out.push(`A bot played ${e.moves} of ${e.of} moves for ${nm[e.seat]} while they were away: ${rule}`);
+  }
+  return out.map((text) => h("p", { class: "muted fairness-note", text }));
 }
 
 function ordinal(n) { return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`; }

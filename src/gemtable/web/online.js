@@ -335,6 +335,17 @@ export async function leaderboardPage(app, gameId) {
   return null;
 }
 
+// the share of a player's finished games they played to the end (a game a bot finished for
+// them after they left is abandoned; resigning is not abandoning)
+function finishedLine(f) {
+  if (!f || !f.games) return null;
+  const pct = Math.round(100 * f.share);
+  return h("p", { class: `finished-share${f.share < 0.9 ? " low" : ""}`, id: "profile-finished" }, [
+    h("b", { text: `Finishes ${pct}% of games` }),
+    h("span", { class: "muted", text: ` · ${f.games - f.abandoned} of ${f.games} played to the end${f.abandoned ? `, ${f.abandoned} abandoned (a bot finished after they left)` : ""}` }),
+  ]);
+}
+
 export async function profilePage(app, name) {
   document.title = `${name} — gemtable`;
   const p = await shell.api(`/api/players/${encodeURIComponent(name)}`);
@@ -348,6 +359,7 @@ export async function profilePage(app, name) {
         h("button", { type: "button", text: "Change name", onclick: () => openAccountDialog("pick") }), " ",
         p.account ? null : h("button", { type: "button", class: "primary", text: "Create account", onclick: () => openAccountDialog("register") }),
       ]) : null,
+      finishedLine(p.finished),
       h("h2", { text: "Ratings" }),
       ratings.length ? h("table", { class: "list", id: "profile-ratings" }, [
         h("thead", {}, [h("tr", {}, ["Game", "Rating", "Games", ""].map((x, i) => h("th", { class: i === 1 || i === 2 ? "num" : "", text: x })))]),
