@@ -64,8 +64,11 @@ def test_the_result_says_what_the_stand_in_played_and_the_game_is_rated(one, ser
         page.goto(f"{server.url}/table/{table}")
         page.wait_for_function("() => document.body.dataset.seat === '0'")
         page.wait_for_selector("#take-seat", timeout=20000)  # out of time: a bot plays the seat
-        page.wait_for_function(f"""() => fetch('/api/tables/{table}').then(r => r.json())
-                                   .then(t => t.version >= 2)""", timeout=20000)
+        # this player made no move: a move of seat 0 in the log is the stand-in's
+        deadline = time.time() + 20
+        while not any(e["seat"] == 0 for e in httpx.get(f"{server.url}/api/tables/{table}/state").json()["log"]):
+            assert time.time() < deadline, "the stand-in did not move"
+            time.sleep(0.1)
         page.click("#take-seat")
         page.wait_for_selector("#take-seat", state="detached")
     finally:
