@@ -121,7 +121,12 @@ def test_a_declined_rematch_makes_no_table_and_can_be_proposed_again(client):
         r = answer(client, tid, tokens[0], what)
         assert (r.status_code, r.json()["error"]) == (409, "no_proposal")
     assert client.get(f"/api/tables/{tid}").json()["rematch_proposal"]["state"] == "declined"
-    # Bob proposes now; Ann accepts
+    # Bob proposes now and withdraws it; then proposes again and Ann accepts
+    assert answer(client, tid, tokens[1], "propose").json()["proposal"]["by"] == 1
+    assert answer(client, tid, tokens[1], "decline").json()["proposal"]["state"] == "declined"
+    lines = client.get(f"/api/tables/{tid}/state").json()["chat"]
+    assert [x["text"] for x in lines[-2:]] == ["Bob proposes a rematch: it starts when everyone accepts.",
+                                               "Bob withdrew the rematch proposal."]
     assert answer(client, tid, tokens[1], "propose").json()["proposal"]["by"] == 1
     r = answer(client, tid, tokens[0], "accept")
     assert r.status_code == 200 and r.json()["seat"] == 1

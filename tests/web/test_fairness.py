@@ -203,6 +203,7 @@ def test_rematch_is_proposed_and_starts_only_when_accepted(two, server, artifact
     assert ben in a.locator("#rematch-wait").inner_text()
     b.wait_for_selector("#rematch-offer")
     assert ria in b.locator("#rematch-offer").inner_text()
+    assert b.locator("#to-result").inner_text() == f"{ria} proposes a rematch: answer"  # in the prompt too
     assert re.search(r"\d:\d\d", b.locator("#rematch-left").inner_text())
     assert f"/table/{table}" in a.url and httpx.get(f"{server.url}/api/tables/{table}").json()["rematch"] is None
     assert len(httpx.get(f"{server.url}/api/tables").json()) == tables_before

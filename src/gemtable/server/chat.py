@@ -159,6 +159,10 @@ def rematch_declined(name: str) -> str:
     return f"{name} declined the rematch."
 
 
+def rematch_withdrawn(name: str) -> str:
+    return f"{name} withdrew the rematch proposal."
+
+
 def resigned(name: str, bot: str) -> str:
     return f"{name} resigned and takes the last place: a bot ({bot}) plays their seat to the end."
 

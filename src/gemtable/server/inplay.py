@@ -689,7 +689,8 @@ class InPlay(Clockwork, TableHooks):
                 if not is_open:
                     raise rejected("no_proposal", "There is no open rematch proposal to decline.", 409)
                 proposal = dict(play.proposal, no=seat)
-                await self._store_proposal(table, proposal, chatmod.rematch_declined(name), seat)
+                text = chatmod.rematch_withdrawn(name) if seat == proposal["by"] else chatmod.rematch_declined(name)
+                await self._store_proposal(table, proposal, text, seat)
                 return None
             if answer == "accept" and not is_open:
                 raise rejected("no_proposal", "There is no open rematch proposal to accept: propose one.", 409)

@@ -767,7 +767,7 @@ async function playPage(tableId) {
       parts = [h("p", { id: "rematch-wait" }, [h("b", { text: p.by === msg.seat ? "You proposed a rematch." : `${nm[p.by]} proposed a rematch; you accepted.` }), ` Waiting for ${who(p.waiting)} · `, h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })]),
         h("p", { class: "result-links" }, [h("button", { type: "button", id: "rematch-withdraw", text: p.by === msg.seat ? "Withdraw" : "Decline after all", onclick: () => askRematch("decline") })])];
     } else {
-      const said = p && p.state === "declined" ? `${nm[p.no]} declined the rematch.` : p && p.state !== "accepted" ? "The rematch proposal expired." : null;
+      const said = p && p.state === "declined" ? (p.no === p.by ? `${nm[p.no]} withdrew the rematch proposal.` : `${nm[p.no]} declined the rematch.`) : p && p.state !== "accepted" ? "The rematch proposal expired." : null;
       parts = [said ? h("p", { class: "muted", id: "rematch-status", text: said }) : null,
         h("p", { class: "result-links" }, [h("button", { type: "button", class: "primary", id: "rematch", text: "Propose a rematch", title: "The others accept or decline; the seats move round one place, new deal", onclick: () => askRematch("propose") })])];
     }
@@ -826,7 +826,7 @@ async function playPage(tableId) {
       box.addEventListener("change", () => { hotseat = box.checked; localStorage.setItem(`gt.hotseat.${tableId}`, hotseat ? "1" : "0"); if (hotseat && msg) onState({ ...msg, log: [], log_reset: false }); });
       seatsBox.appendChild(h("label", { class: "toggle" }, [box, " hotseat: follow the seat to move"]));
     }
-    if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", class: "small", id: "resign", text: "Resign…", title: "Give up this game: you take the last place", onclick: confirmResign })]));
+    if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", id: "resign", text: "Resign…", title: "Give up this game: you take the last place", onclick: confirmResign })]));
     if (isHost() && !msg.over) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
     if (msg.seat === null) seatsBox.appendChild(h("p", { class: "muted", text: "You are watching. Open a seat's invite link to play it." }));
     chat.setMute(isHost(), t.mute_spectators ?? t.spectators_muted ?? false, (on) => send({ type: "mute_spectators", on }));
@@ -852,7 +852,12 @@ async function playPage(tableId) {
       promptBar.classList.add("over");
       // the result and the rematch sit beside the board (under it on a phone): a way there from the prompt
       if (rematch && !wantRematch && msg.seat !== null) promptBar.appendChild(h("button", { type: "button", class: "primary", id: "rematch-top", text: "Go to the rematch", onclick: () => navigate(`/table/${rematch.table}`) }));
-      else if (narrowScreen()) promptBar.appendChild(h("button", { type: "button", id: "to-result", text: msg.seat !== null ? "Result · rematch" : "Result", onclick: () => resultBox.scrollIntoView({ behavior: "smooth", block: "start" }) }));
+      else {
+        // a rematch proposed to this seat is said in the prompt too (in sight on a phone)
+        const prop = t.rematch_proposal;
+        const asked = !!(prop && prop.state === "open" && msg.seat !== null && prop.waiting.includes(msg.seat));
+        if (narrowScreen() || asked) promptBar.appendChild(h("button", { type: "button", id: "to-result", class: asked ? "primary" : null, text: asked ? `${nm[prop.by]} proposes a rematch: answer` : msg.seat !== null ? "Result · rematch" : "Result", onclick: () => resultBox.scrollIntoView({ behavior: "smooth", block: "start" }) }));
+      }
     } else if (waiting) {
       promptBar.textContent = msg.waiting_prompt || "Waiting for players.";
     } else if (msg.prompt) {
