@@ -15,6 +15,7 @@ from gemtable.server.db import TableRow
 from gemtable.server.limits import Limits
 
 from .conftest import create, seat_socket
+from .test_lobby import play_out
 
 PICK = {"type": "pick", "n": 2}
 
@@ -158,8 +159,6 @@ def test_rematch_rotates_three_seats_and_asks_only_people(client):
     r = client.post("/api/tables", json={"game": "toy", "players": 3, "seats": seats})
     tid = r.json()["table"]["id"]
     tokens = [s.get("token") for s in r.json()["seats"]]
-    from .test_lobby import play_out
-
     play_out(client, tid, [tokens[0], tokens[2]])
     prop = rematch(client, tid, tokens[2]).json()["proposal"]
     assert prop["waiting"] == [0]  # the bot is never asked
@@ -249,3 +248,32 @@ def _proposal(client, tid):
     with client.app.state.manager.db.session() as s:
         row = s.get(PlayRow, tid)
         return None if row is None else (row.data.get("proposal"), row.rematch)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.integers(0, 2), st.sampled_from(["propose", "accept", "decline", None, "x", 3])),
+                      min_size=1, max_size=8))
+def test_fuzzed_answers_by_real_seats_never_500_and_start_one_table_only_when_all_accepted(client, steps):
+    """Any sequence of answers by the seats of a finished three-player table: a refusal changes
+    nothing, and a table is made once, exactly when everyone has accepted the open proposal."""
+    seats = [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cat")]
+    r = client.post("/api/tables", json={"game": "toy", "players": 3, "seats": seats})
+    tid, tokens = r.json()["table"]["id"], [s["token"] for s in r.json()["seats"]]
+    play_out(client, tid, tokens)
+    before = table_count(client)
+    made = None
+    for seat, what in steps:
+        stored = _proposal(client, tid)
+        prop = (stored[0] or {}) if stored[1] is None else None
+        r = client.post(f"/api/tables/{tid}/rematch", headers={"X-Seat-Token": tokens[seat]},
+                        json={"answer": what} if what is not None else None)
+        assert r.status_code < 500, r.text
+        if r.status_code >= 400:
+            assert _proposal(client, tid) == stored and table_count(client) == before + (made is not None)
+            continue
+        if "table" in r.json():
+            if made is None:  # the last acceptance: everyone else had said yes to the open proposal
+                assert prop and prop.get("no") is None and set(prop["yes"]) | {seat} == {0, 1, 2}
+                made = r.json()["table"]
+            assert r.json()["table"] == made
+        assert table_count(client) == before + (made is not None)

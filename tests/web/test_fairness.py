@@ -16,7 +16,17 @@ import pytest
 
 from .test_browser import wait_ready
 from .test_mobile import _check_shell
-from .test_online import QUICK, _finish_by_api, body_is, create, one, pick_name, server, two, unique  # noqa: F401
+from .test_online import (  # noqa: F401
+    QUICK,
+    _finish_by_api,
+    body_is,
+    create,
+    one,
+    pick_name,
+    server,
+    two,
+    unique,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -93,6 +103,10 @@ def test_the_result_says_what_the_stand_in_played_and_the_game_is_rated(one, ser
     while not httpx.get(f"{server.url}/api/players/{name}").json()["ratings"].get(QUICK):
         assert time.time() < deadline, "the game was not rated"
         time.sleep(0.2)
+    # the leaderboard says the rule in players' words
+    page.goto(f"{server.url}/leaderboard/{QUICK}")
+    page.wait_for_selector("#leaderboard")
+    assert "If a bot plays more than one of your moves in five while you are away" in page.locator("main, #app").first.inner_text()
     assert page.js_errors == []
 
 

@@ -48,10 +48,9 @@ import dataclasses
 import logging
 import time
 import weakref
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
-
-from collections import Counter
 
 from sqlalchemy import delete, select, update
 

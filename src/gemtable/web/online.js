@@ -319,7 +319,7 @@ export async function leaderboardPage(app, gameId) {
   const levels = bots ? Object.keys(bots.levels) : [];
   const rated = levels.filter((l) => levelRating(bots, id, l) !== null);
   fill(body,
-    h("p", { class: "muted", text: `Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against ${levels.length ? `the ${spokenList(levels)} bots` : "the bots"}. Guests and games a bot finished for someone are not rated.` }),
+    h("p", { class: "muted", text: `Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against ${levels.length ? `the ${spokenList(levels)} bots` : "the bots"}. Guests are not rated. If a bot plays more than one of your moves in five while you are away, your rating does not change for that game (the others' does); resigning, or leaving a game for a bot to finish, counts as last place.` }),
     rated.length ? h("p", { class: "muted", id: "level-ratings", text: `The bot levels rated in games against each other, on the same scale: ${rated.map((l) => `${l} ${Math.round(levelRating(bots, id, l))}`).join(", ")}.` }) : null,
     rows.length ? h("table", { class: "list board-list", id: "leaderboard" }, [
       h("thead", {}, [h("tr", {}, ["#", "Player", "Rating", "Games"].map((x, i) => h("th", { class: i === 2 || i === 3 ? "num" : "", text: x })))]),
