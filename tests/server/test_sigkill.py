@@ -121,10 +121,17 @@ def _table(base: str, players: int, clock: dict | None = None) -> tuple[str, lis
     return r.json()["table"]["id"], [s["token"] for s in r.json()["seats"]]
 
 
-def test_sigkill_loses_no_acknowledged_resignation_or_rematch_acceptance(tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_sigkill_loses_no_acknowledged_resignation_or_rematch_acceptance(tmp_path, request, backend):
     """A resignation (the game ends, or a bot plays the seat on) and a rematch proposal and its
     acceptance, once answered, are there after a SIGKILL."""
-    db_url = f"sqlite:///{tmp_path / 'kill.sqlite3'}"
+    if backend == "sqlite":
+        db_url = f"sqlite:///{tmp_path / 'kill.sqlite3'}"
+    else:
+        from gemtable.server.db import Database
+
+        db_url = request.getfixturevalue("postgres_url")
+        Database(db_url).dispose()  # the schema
     log = tmp_path / "server.log"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
