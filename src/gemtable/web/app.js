@@ -707,7 +707,9 @@ async function playPage(tableId) {
   function onRematch(data) {
     rematch = { table: data.table, token: data.token || null };
     if (rematch.token && data.seat !== undefined && data.seat !== null) saveToken(rematch.table, data.seat, rematch.token);
-    if (wantRematch) { followRematch(rematch.table); return; } // this browser said yes: go there
+    // this browser said yes (now, or before a reload: its seat accepted the proposal): go there
+    const p = msg && msg.table.rematch_proposal;
+    if (wantRematch || (p && msg.seat !== null && p.yes.includes(msg.seat))) { wantRematch = true; followRematch(rematch.table); return; }
     if (msg) draw();
   }
   let following = false;
