@@ -198,10 +198,10 @@ async function lobbyPage() {
     const prev = playersSel.value;
     playersSel.replaceChildren(...g.players.map((n) => h("option", { value: n, text: n })));
     playersSel.value = g.players.includes(Number(prev)) ? prev : String(g.players.includes(2) ? 2 : g.players[0]);
-    optionsBox.replaceChildren(...g.options.map((o) => h("label", {}, [
-      `${o.name.replace(/_/g, " ")} `,
-      (() => { const sel = h("select", { "data-option": o.name, title: o.help || "" }, o.choices.map((c) => h("option", { value: String(c), text: String(c) }))); sel.value = String(o.default); return sel; })(),
-      o.help ? h("small", { class: "muted", text: ` ${o.help}` }) : null,
+    // each option in the game's own player wording (its package's label and choice_labels)
+    optionsBox.replaceChildren(...g.options.map((o) => h("label", { class: "game-option" }, [
+      h("span", { class: "option-label", text: o.label || o.name.replace(/_/g, " ") }),
+      (() => { const sel = h("select", { "data-option": o.name }, o.choices.map((c, i) => h("option", { value: String(c), text: (o.choice_labels || [])[i] || String(c) }))); sel.value = String(o.default); return sel; })(),
     ])));
     refreshSeats();
   }
@@ -754,7 +754,9 @@ async function playPage(tableId) {
       box.addEventListener("change", () => { hotseat = box.checked; localStorage.setItem(`gt.hotseat.${tableId}`, hotseat ? "1" : "0"); if (hotseat && msg) onState({ ...msg, log: [], log_reset: false }); });
       seatsBox.appendChild(h("label", { class: "toggle" }, [box, " hotseat: follow the seat to move"]));
     }
-    if (isHost() && !msg.over) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
+    // invite links exist only for the other people's seats: none at a table of you and bots
+    const others = t.seats.some((s) => s.kind === "human" && s.seat !== msg.seat);
+    if (isHost() && !msg.over && others) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
     if (msg.seat === null) seatsBox.appendChild(h("p", { class: "muted", text: "You are watching. Open a seat's invite link to play it." }));
     chat.setMute(isHost(), t.mute_spectators ?? t.spectators_muted ?? false, (on) => send({ type: "mute_spectators", on }));
     chat.setEnabled(connected && chatAllowed(), connected ? "The host muted spectators" : "Offline: chat comes back with the connection");

@@ -34,6 +34,9 @@ GAME = Game(
             "Pieces put in overflow raise the inventory count that triggers the end (true, as in "
             "the rules summary we follow); false: only glassworks pieces count (the publisher's "
             "later rulebook).",
+            label="Pieces put in overflow count toward the end of the game",
+            choice_labels=("Yes: overflow pieces count too (the rules summary)",
+                           "No: only pieces in your glassworks count (the later rulebook)"),
         ),
         Option(
             "pair_on_own_tile",
@@ -42,6 +45,9 @@ GAME = Game(
             "Two pieces of one shape placed as one count as a piece of any other shape (false, as "
             "in the rules summary we follow); true: the pair may also go on the tile of its own "
             "shape (as the later online rules help allows).",
+            label="A pair placed as one may go on the tile of its own shape",
+            choice_labels=("No: only on a tile of another shape (the rules summary)",
+                           "Yes: on any tile (the later online rules help)"),
         ),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",
