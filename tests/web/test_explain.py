@@ -109,6 +109,7 @@ def test_a_tap_on_what_is_not_a_legal_move_says_why(sized, live_server, artifact
     before = version(page)
     tap(page, point["x"], point["y"])
     page.wait_for_selector("#toast.show.why", timeout=5000)
+    page.wait_for_timeout(400)  # (the toast slides in)
     shown = page.locator("#toast").inner_text()
     # the engine's reason, as the server gives it to this seat
     answer = httpx.post(f"{live_server.url}/api/tables/{made['table']['id']}/why", headers={"X-Seat-Token": token},
@@ -298,6 +299,7 @@ def test_a_chat_message_out_of_sight_pops_up_clear_of_the_prompt(sized, browser,
         bob.click("#chat-send")
         toast = page.locator("#chat-toast")
         toast.wait_for(state="visible", timeout=5000)
+        page.wait_for_timeout(300)
         assert "Bob" in toast.inner_text() and "nice opening, Ann" in toast.inner_text()
         a, p = toast.bounding_box(), page.locator("#prompt").bounding_box()
         assert a["y"] >= p["y"] + p["height"] or a["y"] + a["height"] <= p["y"], "the message covers the prompt"
@@ -306,7 +308,9 @@ def test_a_chat_message_out_of_sight_pops_up_clear_of_the_prompt(sized, browser,
         toast.click()
         page.wait_for_function("() => document.getElementById('chat-panel').open")
         assert toast.is_hidden()
-        # a message in plain sight does not pop up
+        # the chat came into sight (scrolled to); a message in plain sight does not pop up
+        page.wait_for_function("""() => { const r = document.getElementById('chat-log').getBoundingClientRect();
+                                         return r.top >= 0 && r.bottom <= innerHeight; }""")
         bob.fill("#chat-input", "second line")
         bob.click("#chat-send")
         page.locator("#chat-log li", has_text="second line").wait_for()

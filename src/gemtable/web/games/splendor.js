@@ -153,6 +153,13 @@ const MAIN_STEP = new Set(["take", "take_two", "reserve", "reserve_blind", "buy"
 function whyNotBuy(ctx, card) {
   return ctx.why && ctx.legal.some((e) => MAIN_STEP.has(e.type)) ? { type: "buy", card: card.id } : null;
 }
+// the muted "Buy" of a card you cannot buy (no highlight ring: it is not a legal move)
+function mutedBuy(x, y, w, hgt, font) {
+  const g = pill(x, y, w, "Buy", "#6f6b64", hgt, font);
+  g.querySelector(".hl").remove();
+  g.setAttribute("opacity", "0.9");
+  return g;
+}
 
 function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
   const buy = findLegal(ctx.legal, { type: "buy", card: card.id })[0];
@@ -162,7 +169,7 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
   if (!buy && !res) {
     // nothing to do with this card now but ask why it cannot be bought
     const ph = narrow ? Math.max(24, fmin * 1.5) : 22, pf = narrow ? Math.max(12.5, fmin) : 12;
-    const pg = pill(narrow ? x + w - 58 : x + w - (w - 36) - 5, y + hgt - (narrow ? ph + 6 : 26), narrow ? 53 : w - 36, "Buy", "#8d8a84", ph, pf);
+    const pg = mutedBuy(narrow ? x + w - 58 : x + w - (w - 36) - 5, y + hgt - (narrow ? ph + 6 : 26), narrow ? 53 : w - 36, ph, pf);
     pg.insertBefore(hitRect(x, y, w, hgt), pg.firstChild);
     g.appendChild(explainable(pg, notBuy, ctx));
     return;
@@ -180,7 +187,7 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
       g.appendChild(clickable(pg, res, ctx.act));
     }
     if (notBuy) {
-      const pg = pill(x + w - 58, y + hgt - ph - 6, 53, "Buy", "#8d8a84", ph, pf);
+      const pg = mutedBuy(x + w - 58, y + hgt - ph - 6, 53, ph, pf);
       pg.insertBefore(hitRect(x, y + half, w, half), pg.firstChild);
       g.appendChild(explainable(pg, notBuy, ctx));
     }
@@ -192,7 +199,7 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
     return;
   }
   if (buy) g.appendChild(clickable(pill(px, y + hgt - 26, pw, "Buy", "#2f8a4f"), buy, ctx.act));
-  if (notBuy) g.appendChild(explainable(pill(px, y + hgt - 26, pw, "Buy", "#8d8a84"), notBuy, ctx));
+  if (notBuy) g.appendChild(explainable(mutedBuy(px, y + hgt - 26, pw, 20, 11.5), notBuy, ctx));
   if (res) g.appendChild(clickable(pill(px, y + hgt - 52, pw, "Reserve", "#b06a12"), res, ctx.act));
 }
 
