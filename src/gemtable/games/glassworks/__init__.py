@@ -35,8 +35,7 @@ GAME = Game(
             "the rules summary we follow); false: only glassworks pieces count (the publisher's "
             "later rulebook).",
             label="Pieces put in overflow count toward the end of the game",
-            choice_labels=("Yes: overflow pieces count too (the rules summary)",
-                           "No: only pieces in your glassworks count (the later rulebook)"),
+            choice_labels=("Yes: overflow pieces count too", "No: only glassworks pieces count"),
         ),
         Option(
             "pair_on_own_tile",
@@ -46,8 +45,7 @@ GAME = Game(
             "in the rules summary we follow); true: the pair may also go on the tile of its own "
             "shape (as the later online rules help allows).",
             label="A pair placed as one may go on the tile of its own shape",
-            choice_labels=("No: only on a tile of another shape (the rules summary)",
-                           "Yes: on any tile (the later online rules help)"),
+            choice_labels=("No: only on another shape's tile", "Yes: on any tile"),
         ),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",
