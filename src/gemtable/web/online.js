@@ -419,18 +419,19 @@ export function chatPanel(send, { open = true } = {}) {
     return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
   }
   function popUp(line) {
-    pop.replaceChildren(h("b", { text: `${line.name ?? "spectator"}: ` }), h("span", { text: String(line.text ?? "").slice(0, 140) }));
+    pop.replaceChildren(h("b", { text: `${speaker(line)}: ` }), h("span", { text: String(line.text ?? "").slice(0, 140) }));
     pop.hidden = false;
     clearTimeout(popTimer);
     popTimer = setTimeout(() => { pop.hidden = true; }, 6000);
   }
 
+  const speaker = (line) => line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`);
   function lineEl(line) {
     const mine = !line.system && mySeat !== null && line.seat === mySeat;
     const at = line.at ? new Date(typeof line.at === "number" && line.at < 1e12 ? line.at * 1000 : line.at) : null;
     const li = h("li", { class: `chat-line${line.system ? " system" : ""}${mine ? " mine" : ""}`, "data-id": line.id ?? "" });
     if (at && !Number.isNaN(at.getTime())) li.title = at.toLocaleTimeString();
-    if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`)}: ` }));
+    if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${speaker(line)}: ` }));
     li.appendChild(h("span", { class: "chat-text", text: String(line.text ?? "") })); // text, never HTML
     return li;
   }
