@@ -170,7 +170,7 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
     // nothing to do with this card now but ask why it cannot be bought
     const ph = narrow ? Math.max(24, fmin * 1.5) : 22, pf = narrow ? Math.max(12.5, fmin) : 12;
     const pg = mutedBuy(narrow ? x + w - 58 : x + w - (w - 36) - 5, y + hgt - (narrow ? ph + 6 : 26), narrow ? 53 : w - 36, ph, pf);
-    pg.insertBefore(hitRect(x, y, w, hgt), pg.firstChild);
+    if (narrow) pg.insertBefore(hitRect(x, y, w, hgt), pg.firstChild); // (a phone: the whole card)
     g.appendChild(explainable(pg, notBuy, ctx));
     return;
   }
