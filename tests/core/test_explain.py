@@ -79,7 +79,7 @@ def test_every_game_explains_from_the_view(game_id):
     asked = 0
     for state in _positions(game, rnd):
         p = state.to_move()[0]
-        legal = set(a.id for a in state.legal_actions(p))
+        legal = {a.id for a in state.legal_actions(p)}
         one, two = state.determinize(p, Rng(11)), state.determinize(p, Rng(12))
         sample = rnd.sample(list(game.actions), min(60, len(game.actions)))
         sample += [a for a in state.legal_actions(p)[:5]]

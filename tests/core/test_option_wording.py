@@ -9,7 +9,7 @@ import pytest
 from gemtable.core import Option
 from gemtable.games.registry import all_games
 
-CODE_LIKE = re.compile(r"_|\b(true|false|none)\b", re.I)
+CODE_LIKE = re.compile(r"_|\b(true|false|none)\b", re.IGNORECASE)
 
 
 @pytest.mark.parametrize("game_id", sorted(all_games()))

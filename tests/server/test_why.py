@@ -46,7 +46,7 @@ def test_an_unaffordable_card_names_what_is_missing(client):
 
 
 def test_spectators_wrong_tokens_and_unknown_actions_are_refused(client):
-    tid, tokens, state = _splendor(client)
+    tid, tokens, _ = _splendor(client)
     r = ask(client, tid, {"action": {"type": "pass"}})
     assert r.status_code == 403 and "seat" in r.json()["detail"]
     assert ask(client, tid, {"action": {"type": "pass"}}, "nope").status_code == 403

@@ -24,6 +24,7 @@ import pytest
 from .test_browser import GAMES, wait_ready
 
 pytestmark = pytest.mark.browser
+PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
 SIZES = {"phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
                    "device_scale_factor": 1},
@@ -210,7 +211,7 @@ def test_keyboard_focus_stays_on_the_board_with_a_visible_ring(sized, live_serve
         page.keyboard.press("Enter")
         try:
             page.wait_for_function("v => document.body.dataset.version !== v", arg=v, timeout=4000)
-        except Exception:
+        except PlaywrightTimeout:
             pass  # a first half of a choice (a token, a piece): the board redrew here
         wait_ready(page)
         page.wait_for_timeout(100)
@@ -229,7 +230,7 @@ def test_hints_say_tap_on_a_phone_and_click_with_a_mouse(sized, live_server, gam
     rnd = random.Random(game_id + "hints")
     made = new_table(live_server, game_id)
     open_seat(page, live_server, made)
-    wrong = re.compile(r"\bclick" if page.size_name == "phone" else r"\btap(s|ping)?\b", re.I)
+    wrong = re.compile(r"\bclick" if page.size_name == "phone" else r"\btap(s|ping)?\b", re.IGNORECASE)
     for _ in range(25):
         wait_ready(page)
         if page.evaluate("document.body.dataset.over") == "1":

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Request
-from gemtable.core import IllegalAction
 from pydantic import BaseModel, Field
+
+from gemtable.core import IllegalAction
 
 from .. import lobby
 from ..deps import (
@@ -137,7 +138,9 @@ def router(limits: Limits) -> APIRouter:
             raise Rejected("no_token", "Only a seat (with its token) can ask why a move is not allowed.", 403)
         key = f"{table.id}:{seat}"
         if not why_limiter.bucket(key).take():
-            raise too_many(why_limiter, key, "questions")
+            wait = why_limiter.bucket(key).retry_after()
+            raise Rejected("rate_limited", f"Too many questions from this seat: try again in {wait} s.", 429,
+                           retry_after=wait)
         if table.waiting:
             raise Rejected("waiting", "The game has not started yet.", 409)
         try:
