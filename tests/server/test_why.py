@@ -99,3 +99,20 @@ def test_raw_why_bodies_never_500(client, raw):
     r = client.post(f"/api/tables/{tid}/why", content=raw,
                     headers={"X-Seat-Token": token, "Content-Type": "application/json"})
     assert r.status_code < 500, r.text
+
+
+def test_the_answer_shows_nothing_hidden_from_the_seat(client, monkeypatch):
+    """A game whose rule text names the other seat's secret card: the server's answer is the
+    same at every table (worked out from the asking seat's view), whatever that card is."""
+    from gemtable.games.registry import all_games
+
+    from ..core.test_explain import LEAKY
+
+    monkeypatch.setitem(all_games(), "toy", LEAKY)
+    reasons = set()
+    for seed in range(8):
+        res = create(client, "toy", 2, seats=[{"kind": "human"}, {"kind": "human"}], seed=seed)
+        r = ask(client, res["table"]["id"], {"action": {"type": "pick", "n": 3}}, res["seats"][0]["token"])
+        assert r.status_code == 200 and r.json()["legal"] is False
+        reasons.add(r.json()["reason"])
+    assert len(reasons) == 1
