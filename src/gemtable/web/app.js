@@ -39,7 +39,7 @@ function toast(msg, kind = "error") {
   el.textContent = msg;
   el.className = `show ${kind}`;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.className = ""; }, kind === "error" ? 6000 : 2500);
+  toastTimer = setTimeout(() => { el.className = ""; }, kind === "error" || kind === "why" ? 6000 : 2500);
 }
 
 function patternsOn() { return localStorage.getItem("gt.patterns") === "1"; }
@@ -78,10 +78,51 @@ async function rendererFor(gameId) {
   return mod;
 }
 
+// Keyboard focus on the board survives a redrawing: the same target when it is still drawn
+// (same data-action / data-why), else the board's first legal target, else the board itself.
+function keepFocus(el, had) {
+  if (!had) return;
+  const key = had.getAttribute && (had.getAttribute("data-action") || had.getAttribute("data-why"));
+  const same = key ? [...el.querySelectorAll("[data-action], [data-why]")].find((x) => (x.getAttribute("data-action") || x.getAttribute("data-why")) === key && x.tabIndex >= 0) : null;
+  const next = same || el.querySelector("svg .act[tabindex]") || el;
+  next.focus({ preventScroll: true });
+}
+
+// A focus ring the shell draws around the focused target of a board, in two tones (a dark
+// band with a light one inside), so it shows on every colour a board uses.
+function focusRing(board) {
+  const clear = () => { for (const r of board.querySelectorAll(".focus-ring")) r.remove(); };
+  board.addEventListener("focusout", clear);
+  board.addEventListener("focusin", (e) => {
+    clear();
+    const t = e.target;
+    const svg = t.ownerSVGElement;
+    if (!svg || !t.matches(":focus-visible") || !t.getBBox) return;
+    const b = t.getBBox();
+    const m = svg.getScreenCTM().inverse().multiply(t.getScreenCTM());
+    const pts = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]].map(([x, y]) => new DOMPoint(x, y).matrixTransform(m));
+    const xs = pts.map((p) => p.x), ys = pts.map((p) => p.y);
+    const unit = svg.viewBox.baseVal && svg.viewBox.baseVal.width && svg.clientWidth ? svg.viewBox.baseVal.width / svg.clientWidth : 1; // user units per CSS px
+    const pad = 3 * unit, x = Math.min(...xs) - pad, y = Math.min(...ys) - pad, w = Math.max(...xs) - Math.min(...xs) + 2 * pad, hh = Math.max(...ys) - Math.min(...ys) + 2 * pad;
+    const ns = "http://www.w3.org/2000/svg";
+    const ring = document.createElementNS(ns, "g");
+    ring.setAttribute("class", "focus-ring");
+    ring.setAttribute("pointer-events", "none");
+    for (const [cls, width] of [["focus-ring-outer", 6], ["focus-ring-inner", 2.5]]) {
+      const r = document.createElementNS(ns, "rect");
+      for (const [k, v] of Object.entries({ class: cls, x, y, width: w, height: hh, rx: 4 * unit, fill: "none", "stroke-width": width * unit })) r.setAttribute(k, String(v));
+      ring.appendChild(r);
+    }
+    svg.appendChild(ring);
+  });
+}
+
 function drawBoard(mod, el, ctx) {
   const moves = motion.before(el, mod, ctx); // motion.js: the pieces that moved since the last drawing fly
+  const had = el.contains(document.activeElement) ? document.activeElement : null;
   try {
     mod.render(el, ctx);
+    keepFocus(el, had);
     // svg.js: on a narrow screen (the renderers' phone layouts) no board text under MIN_TEXT_PX
     if (el.clientWidth < 640) raiseSmallText(el);
     motion.after(moves);
@@ -90,6 +131,43 @@ function drawBoard(mod, el, ctx) {
     document.body.dataset.renderError = String(err && err.message || err);
     if (mod !== generic) { generic.render(el, ctx); el.prepend(h("p", { class: "muted", text: "(board drawing failed; showing the plain view)" })); }
   }
+}
+
+// Moves that only lose points (a renderer knows them from its view: Sintra's take where every
+// pane breaks) ask once before they are played: ctx.confirm({title, text, yes}) resolves true
+// to play.  "Don't ask again" (or the menu's setting) turns the questions off in this browser.
+function asksBeforeLosing() { return localStorage.getItem("gt.confirm") !== "0"; }
+function setAsksBeforeLosing(on) {
+  localStorage.setItem("gt.confirm", on ? "1" : "0");
+  const box = document.getElementById("confirm-toggle");
+  if (box) box.checked = on;
+}
+function confirmMove({ title = "Are you sure?", text = "", yes = "Do it anyway", no = "Cancel" } = {}) {
+  if (!asksBeforeLosing()) return Promise.resolve(true);
+  const opener = document.activeElement;
+  return new Promise((resolve) => {
+    const stop = h("input", { type: "checkbox", id: "confirm-stop" });
+    const ok = h("button", { type: "button", class: "primary", id: "confirm-yes", text: yes });
+    const cancel = h("button", { type: "button", id: "confirm-no", text: no });
+    const dlg = h("dialog", { class: "account-dialog confirm-dialog", id: "confirm-dialog", "aria-labelledby": "confirm-title" }, [
+      h("div", { class: "dlg-head" }, [h("h2", { id: "confirm-title", text: title })]),
+      h("div", { class: "account-body" }, [h("p", { text }),
+        h("label", { class: "toggle" }, [stop, " Don't ask again (the menu can turn it back on)"]),
+        h("p", { class: "confirm-buttons" }, [ok, cancel])]),
+    ]);
+    let answer = false;
+    ok.addEventListener("click", () => { answer = true; dlg.close(); });
+    cancel.addEventListener("click", () => dlg.close());
+    dlg.addEventListener("close", () => {
+      if (stop.checked) setAsksBeforeLosing(false);
+      dlg.remove();
+      if (opener && opener.isConnected) opener.focus({ preventScroll: true });
+      resolve(answer);
+    });
+    document.body.appendChild(dlg);
+    dlg.showModal();
+    cancel.focus();
+  });
 }
 
 function gameLink(g) {
@@ -198,10 +276,10 @@ async function lobbyPage() {
     const prev = playersSel.value;
     playersSel.replaceChildren(...g.players.map((n) => h("option", { value: n, text: n })));
     playersSel.value = g.players.includes(Number(prev)) ? prev : String(g.players.includes(2) ? 2 : g.players[0]);
-    optionsBox.replaceChildren(...g.options.map((o) => h("label", {}, [
-      `${o.name.replace(/_/g, " ")} `,
-      (() => { const sel = h("select", { "data-option": o.name, title: o.help || "" }, o.choices.map((c) => h("option", { value: String(c), text: String(c) }))); sel.value = String(o.default); return sel; })(),
-      o.help ? h("small", { class: "muted", text: ` ${o.help}` }) : null,
+    // each option in the game's own player wording (its package's label and choice_labels)
+    optionsBox.replaceChildren(...g.options.map((o) => h("label", { class: "game-option" }, [
+      h("span", { class: "option-label", text: o.label || o.name.replace(/_/g, " ") }),
+      (() => { const sel = h("select", { "data-option": o.name }, o.choices.map((c, i) => h("option", { value: String(c), text: (o.choice_labels || [])[i] || String(c) }))); sel.value = String(o.default); return sel; })(),
     ])));
     refreshSeats();
   }
@@ -377,7 +455,8 @@ async function playPage(tableId) {
   const clocks = online.clockStrip();
   const promptBar = h("div", { class: "prompt-bar", id: "prompt", "aria-live": "polite" });
   const lastMove = h("div", { class: "last-move muted", id: "last-move" });
-  const board = h("div", { class: "board", id: "board" });
+  const board = h("div", { class: "board", id: "board", tabindex: "-1" });
+  focusRing(board);
   const waitRoom = h("section", { class: "panel waiting-room", id: "waiting-room", hidden: "" });
   // layout: on a phone (see narrowScreen) the choices come right under the board and the log starts folded
   const seatsBox = h("div", { class: "seats-body" });
@@ -394,6 +473,7 @@ async function playPage(tableId) {
     // the banner, the prompt and the clocks stay in sight together while you scroll (phones)
     h("div", { class: "board-col" }, [title, seedNote, h("div", { class: "table-top" }, [banner.el, promptBar, clocks.el]), lastMove, waitRoom, board]),
     h("aside", { class: "side" }, [seatsPanel, resultBox, actionsBox, chat.el, logPanel]),
+    chat.toast, // online.js: a message out of sight pops up at the bottom
   ]);
   app.replaceChildren(playEl);
 
@@ -582,10 +662,22 @@ async function playPage(tableId) {
 
   function act(entry) {
     if (pending || !msg || !connected || !ws || ws.readyState !== 1) return;
+    // a move chosen from the list of choices by keyboard: focus goes to the board (the list is redrawn)
+    if (actionsBox.contains(document.activeElement)) board.focus({ preventScroll: true });
     pending = true;
     actedDecision = msg.decision_version;
     board.classList.add("busy");
     ws.send(JSON.stringify({ type: "action", version: msg.version, action: entry.json }));
+  }
+
+  // "why not?": a tapped board thing that is not a legal move (svg.js explainable) is answered
+  // with the engine's reason, asked of the server for this seat (POST /why, from its view only)
+  async function why(json) {
+    if (!msg || !token || pending) return;
+    try {
+      const res = await api(`/api/tables/${tableId}/why`, { method: "POST", body: { action: json }, headers: seatHeaders() });
+      if (res && res.reason) toast(res.reason, "why");
+    } catch (err) { toast(err.message); }
   }
 
   function names() { return msg.table.seats.map((s) => s.player || s.name); }
@@ -829,7 +921,9 @@ async function playPage(tableId) {
       seatsBox.appendChild(h("label", { class: "toggle" }, [box, " hotseat: follow the seat to move"]));
     }
     if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", id: "resign", text: "Resign…", title: "Give up this game: you take the last place", onclick: confirmResign })]));
-    if (isHost() && !msg.over) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
+    // invite links exist only for the other people's seats: none at a table of you and bots
+    const others = t.seats.some((s) => s.kind === "human" && s.seat !== msg.seat);
+    if (isHost() && !msg.over && others) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
     if (msg.seat === null) seatsBox.appendChild(h("p", { class: "muted", text: "You are watching. Open a seat's invite link to play it." }));
     chat.setMute(isHost(), t.mute_spectators ?? t.spectators_muted ?? false, (on) => send({ type: "mute_spectators", on }));
     chat.setEnabled(connected && chatAllowed(), connected ? "The host muted spectators" : "Offline: chat comes back with the connection");
@@ -915,6 +1009,7 @@ async function playPage(tableId) {
     const ctx = {
       view: msg.view, legal, seat: msg.seat, names: nm, toMove: msg.to_move,
       prompt: msg.prompt, over: msg.over, result: msg.result, patterns: patternsOn(), act, table: t, mode: "play",
+      why: msg.seat !== null && !awayMe ? why : null, confirm: confirmMove,
     };
     if (handoff !== null && handoff === msg.seat && !msg.over) {
       // pass-and-play: hide this seat's private view until its player is at the screen
@@ -1245,6 +1340,10 @@ async function start() {
   motion.setupToggle(document.getElementById("motion-toggle")); // the animations setting (motion.js)
   Object.assign(online.shell, { api, toast, navigate, games: () => games });
   online.setupSoundToggle();
+  const ask = h("input", { type: "checkbox", id: "confirm-toggle" });
+  ask.checked = asksBeforeLosing();
+  ask.addEventListener("change", () => setAsksBeforeLosing(ask.checked));
+  document.querySelector(".settings").appendChild(h("label", { class: "toggle", title: "Ask before a move that only loses points (all of a take breaking)" }, [ask, " ask before a move that only loses points"]));
   const meLoaded = online.loadMe();
   games = await api("/api/games");
   gamesById = Object.fromEntries(games.map((g) => [g.id, g]));

@@ -418,14 +418,32 @@ export function chatPanel(send, { open = true } = {}) {
     if (!text || !enabled) return;
     if (send(text) !== false) { input.value = ""; refreshCount(); }
   });
-  panel.addEventListener("toggle", () => { if (panel.open) { unseen = 0; unread.hidden = true; list.scrollTop = list.scrollHeight; } });
+  panel.addEventListener("toggle", () => { if (panel.open) { unseen = 0; unread.hidden = true; pop.hidden = true; list.scrollTop = list.scrollHeight; } });
+  // A message the player cannot see (the chat folded, or scrolled out of sight: on a phone it
+  // sits below the board) pops up at the bottom of the screen for a few seconds, clear of the
+  // prompt at the top; a tap on it opens the chat.
+  const pop = h("button", { type: "button", class: "chat-toast", id: "chat-toast", hidden: "", "aria-live": "polite",
+    onclick: () => { pop.hidden = true; panel.open = true; panel.scrollIntoView({ block: "end", behavior: "smooth" }); input.focus({ preventScroll: true }); } });
+  let popTimer = null;
+  function inSight() {
+    if (!panel.open || !panel.isConnected) return false;
+    const r = list.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
+  }
+  function popUp(line) {
+    pop.replaceChildren(h("b", { text: `${speaker(line)}: ` }), h("span", { text: String(line.text ?? "").slice(0, 140) }));
+    pop.hidden = false;
+    clearTimeout(popTimer);
+    popTimer = setTimeout(() => { pop.hidden = true; }, 6000);
+  }
 
+  const speaker = (line) => line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`);
   function lineEl(line) {
     const mine = !line.system && mySeat !== null && line.seat === mySeat;
     const at = line.at ? new Date(typeof line.at === "number" && line.at < 1e12 ? line.at * 1000 : line.at) : null;
     const li = h("li", { class: `chat-line${line.system ? " system" : ""}${mine ? " mine" : ""}`, "data-id": line.id ?? "" });
     if (at && !Number.isNaN(at.getTime())) li.title = at.toLocaleTimeString();
-    if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`)}: ` }));
+    if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${speaker(line)}: ` }));
     li.appendChild(h("span", { class: "chat-text", text: String(line.text ?? "") })); // text, never HTML
     return li;
   }
@@ -436,9 +454,11 @@ export function chatPanel(send, { open = true } = {}) {
     while (list.children.length > 200) list.firstChild.remove();
     if (atBottom || (mySeat !== null && line.seat === mySeat)) list.scrollTop = list.scrollHeight;
     if (count && !panel.open && !line.system) { unseen += 1; unread.textContent = String(unseen); unread.hidden = false; }
+    if (count && !line.system && !(mySeat !== null && line.seat === mySeat) && !inSight()) popUp(line);
   }
   return {
     el: panel,
+    toast: pop,
     setSeat(seat) { mySeat = seat ?? null; },
     reset(lines) { seen.clear(); list.replaceChildren(); for (const l of lines || []) add(l, false); list.scrollTop = list.scrollHeight; },
     add,

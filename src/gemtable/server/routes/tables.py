@@ -8,6 +8,8 @@ from typing import Any, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, Field
 
+from gemtable.core import IllegalAction
+
 from .. import lobby
 from ..deps import (
     client_address,
@@ -20,7 +22,7 @@ from ..deps import (
     too_many,
 )
 from ..inplay import rotation
-from ..limits import Limits
+from ..limits import Limits, RateLimiter, shown
 from ..players import Identity
 from ..table import Rejected
 from ..tables import TableManager
@@ -46,6 +48,10 @@ class CreateTable(BaseModel):
     clock: dict[str, Any] | None = Field(None, description="time control: {\"mode\": \"none\"}, {\"mode\": \"realtime\", "
                                                            "\"base\": s, \"increment\": s} or {\"mode\": \"turn\", "
                                                            "\"per_move\": s}")
+
+
+class WhyRequest(BaseModel):
+    action: dict[str, Any] = Field(..., description="the action's JSON, as a board marks it (data-why)")
 
 
 class ActionRequest(BaseModel):
@@ -133,6 +139,34 @@ def router(limits: Limits) -> APIRouter:
             raise Rejected("no_token", "Only a seat (with its token) can act; spectators cannot.", 403)
         await manager.submit(table, seat, body.action, body.version, token=token)
         return table.payload(seat)
+
+    # "why not?" is asked per tap: each seat at the rate of its table messages (``ws_rate``)
+    why_limiter = RateLimiter(limits.ws_rate, limits.ws_burst)
+
+    @api.post("/api/tables/{table_id}/why", tags=["tables"],
+              summary="Why the seat whose token is given may not take an action now (the rule, from "
+                      "what that seat can see); {legal: true} when it may",
+              dependencies=[Depends(no_token_in_url)],
+              responses={429: {"description": "too many questions from this seat (see Retry-After)"}})
+    async def why(table_id: str, body: WhyRequest, request: Request,
+                  x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
+        table, seat = await seat_of(request, table_id, header_token(request))
+        if seat is None:
+            raise Rejected("no_token", "Only a seat (with its token) can ask why a move is not allowed.", 403)
+        key = f"{table.id}:{seat}"
+        if not why_limiter.bucket(key).take():
+            wait = why_limiter.bucket(key).retry_after()
+            raise Rejected("rate_limited", f"Too many questions from this seat: try again in {wait} s.", 429,
+                           retry_after=wait)
+        if table.waiting:
+            raise Rejected("waiting", "The game has not started yet.", 409)
+        try:
+            action = table.game.action_from_json(body.action)
+        except IllegalAction:
+            raise Rejected("no_such_action", f"{table.game.title} has no action {shown(body.action, 80)}.", 400) from None
+        # State.explain: worked out from this seat's view alone (nothing hidden can show)
+        reason = table.state.explain(seat, action)
+        return {"legal": reason is None, "reason": reason, "version": table.version}
 
     @api.get("/api/tables/{table_id}/replay", tags=["replays"],
              summary="Every position of a finished game (public views and log)")
