@@ -78,6 +78,10 @@ def _visit(context, url: str, marker: str, timeout_ms: int = 20000) -> dict[str,
     cached: set[str] = set()
     cdp.on("Network.loadingFinished", lambda e: sizes.__setitem__(e["requestId"], e.get("encodedDataLength", 0)))
     cdp.on("Network.requestServedFromCache", lambda e: cached.add(e["requestId"]))
+    cdp.on("Network.responseReceived",
+           lambda e: cached.add(e["requestId"]) if e["response"].get("fromDiskCache") else None)
+    urls: dict[str, str] = {}
+    cdp.on("Network.requestWillBeSent", lambda e: urls.__setitem__(e["requestId"], e["request"]["url"]))
     cdp.on("Network.webSocketFrameReceived",
            lambda e: sizes.__setitem__("ws" + str(len(sizes)), len(e["response"].get("payloadData", ""))))
     page.goto(url, wait_until="commit")
@@ -95,6 +99,7 @@ def _visit(context, url: str, marker: str, timeout_ms: int = 20000) -> dict[str,
            "bytes": int(sum(v for k, v in sizes.items() if k not in cached)),
            "requests": len([k for k in sizes if k not in cached and not k.startswith("ws")]),
            "cached": len(from_cache)}
+    out["network"] = sorted(urls[k].split("/", 3)[-1] for k in sizes if k in urls and k not in cached)
     page.close()
     return out
 
@@ -127,7 +132,7 @@ def measure(url: str, runs: int = 5) -> dict[str, Any]:
 
 
 def _median(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    return {k: round(statistics.median(r[k] for r in rows), 1) for k in rows[0]}
+    return {k: round(statistics.median(r[k] for r in rows), 1) if k != "network" else rows[-1][k] for k in rows[0]}
 
 
 def run(url: str | None = None, runs: int = 5) -> dict[str, Any]:
@@ -140,7 +145,7 @@ def run(url: str | None = None, runs: int = 5) -> dict[str, Any]:
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "gemtable.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", f"sqlite:///{Path(folder) / 'pageload.sqlite3'}", "--log-level", "warning"]
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     try:
         _wait_up(url, proc)
         return measure(url, runs)

@@ -18,12 +18,14 @@ import os
 from typing import Any
 
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from gemtable.core.registry import all_games
 
 from . import ratings
 from .db import Database
-from .edge import Guard, QuietInvalidText, SafeJSONResponse, SafeStaticFiles, install_error_handlers
+from .assets import Assets
+from .edge import Guard, QuietInvalidText, SafeJSONResponse, install_error_handlers
 from .inplay import InPlay
 from .limits import Limits, RateLimiter
 from .lobby import LobbyHooks
@@ -167,10 +169,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         redoc_url=None,
     )
     app.state.limits = limits
+    app.state.assets = Assets(WEB_DIR)  # the web client's files, hashed and compressed (assets.py)
     app.state.create_limiter = RateLimiter(limits.create_rate, limits.create_burst)
     app.state.auth_limiter = RateLimiter(limits.auth_fail_rate, limits.auth_fail_burst)
     app.state.identity = Identity(lambda: app.state.manager, limits)
     OriginCheck(limits.allowed_origins)  # a listed origin that is none fails here (ValueError), not per request
+    # JSON answers over 1 KiB compressed for clients that accept gzip (the static files come compressed already)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(Guard, limits=limits, behind_proxy=bool(behind_proxy))
     install_error_handlers(app)
     app.include_router(games.router)
@@ -179,6 +184,5 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(lobby_routes.router)
     app.include_router(ratings_routes.router)
     app.include_router(live.router)
-    app.mount("/static", SafeStaticFiles(directory=WEB_DIR), name="static")
     app.include_router(pages.router)
     return app

@@ -17,7 +17,9 @@ const renderers = {};
 
 // -- utilities --------------------------------------------------------------
 async function api(path, opts = {}) {
-  const init = { headers: { "Content-Type": "application/json" }, ...opts };
+  // a plain GET carries no extra header, so it can take the answer the shell preloaded (<link rel=preload>)
+  const reads = !opts.method || opts.method === "GET";
+  const init = { ...(reads ? {} : { headers: { "Content-Type": "application/json" } }), ...opts };
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const res = await fetch(path, init);
   let data = null;
