@@ -31,7 +31,9 @@ from .limits import Limits, RateLimiter
 from .lobby import LobbyHooks
 from .origins import OriginCheck
 from .players import Identity
+from .listing import PlayNow
 from .routes import games, live, pages, tables
+from .routes import listing as listing_routes
 from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
@@ -123,6 +125,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         app.state.manager = manager
         app.state.inplay = inplay
         app.state.ratings = rating
+        app.state.play_now = PlayNow(manager)  # the lobby's Play now (listing.py)
         all_games()
         # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
         # tables are then taken over through their leases.  One process: resume every table.
@@ -182,6 +185,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(tables.router(limits))
     app.include_router(players_routes.router)
     app.include_router(lobby_routes.router)
+    app.include_router(listing_routes.router)
     app.include_router(ratings_routes.router)
     app.include_router(live.router)
     app.include_router(pages.router)
