@@ -214,3 +214,31 @@ def test_play_now_never_500s(client, body):
     ann = named(client, f"Fuzz{next(FUZZED)}", host="203.0.113.60")
     r = ann.post("/api/lobby/play", json=body)
     assert r.status_code in (200, 422, 404), (body, r.status_code, r.text)
+
+
+def test_play_now_at_two_workers_at_once_shares_one_table(postgres_url, toy_registered):
+    """Two servers on one PostgreSQL database: the advisory lock orders their Play now too."""
+    from fastapi.testclient import TestClient
+
+    from gemtable.server import create_app
+    from gemtable.server.limits import Limits
+
+    with TestClient(create_app(postgres_url, bot_delay=0.0, limits=Limits.relaxed())) as one, \
+            TestClient(create_app(postgres_url, bot_delay=0.0, limits=Limits.relaxed())) as two:
+        for round_ in range(3):
+            seekers = [named(one, f"W{round_}a", host="203.0.113.30"), named(two, f"W{round_}b", host="203.0.113.31")]
+            start = threading.Barrier(2)
+            answers: list = [None, None]
+
+            def press(i):
+                start.wait()
+                answers[i] = play(seekers[i], players=2, clock="turn")
+
+            threads = [threading.Thread(target=press, args=(i,)) for i in range(2)]
+            for th in threads:
+                th.start()
+            for th in threads:
+                th.join(60)
+            got = [a.json() for a in answers]
+            assert got[0]["table"]["id"] == got[1]["table"]["id"], got
+            assert sorted(g["new"] for g in got) == [False, True]
