@@ -129,7 +129,7 @@ def test_two_players_meet_in_the_lobby_play_and_chat(two, server, artifacts):
 
     # Bob picks a name, sees the table under "Open tables" and joins with one click
     pick_name(b, server, bob)
-    row = b.locator(f"#open-tables tr[data-table='{table}']")
+    row = b.locator(f"#lobby-list tr[data-table='{table}']")
     row.wait_for()
     assert alice in row.inner_text()
     _check_shell(b, f"lobby with an open table {b.size_name}")
@@ -428,7 +428,7 @@ def test_waiting_room_leave_kick_and_start_with_bots(two, server, artifacts):
     a.wait_for_selector("#waiting-room .wait-seat.open")
     # Bob has not picked a name: Join asks for one in a dialog, then sits down
     b.goto(server.url + "/")
-    b.locator(f"#open-tables tr[data-table='{table}'] button.join").click()
+    b.locator(f"#lobby-list tr[data-table='{table}'] button.join").click()
     b.wait_for_selector("#account-dialog[open]")
     bob = unique("Bob")
     b.fill("#dlg-pick-name", bob)
@@ -444,7 +444,7 @@ def test_waiting_room_leave_kick_and_start_with_bots(two, server, artifacts):
     b.click("#leave")
     b.wait_for_url(re.compile(r"/$"))
     a.wait_for_selector(".wait-seat[data-seat='1'].open")
-    b.locator(f"#open-tables tr[data-table='{table}'] button.join").click()
+    b.locator(f"#lobby-list tr[data-table='{table}'] button.join").click()
     b.wait_for_function("() => document.body.dataset.seat === '1'")
     a.locator(".wait-seat[data-seat='1']", has_text=bob).wait_for()
     a.click(".wait-seat[data-seat='1'] .kick")
@@ -593,7 +593,7 @@ def test_rematch_offer_reaches_the_other_player(two, server, artifacts):
     pick_name(a, server, unique("Ria"))
     table = create(a, QUICK, ["me", "open"])
     pick_name(b, server, unique("Ben"))
-    b.locator(f"#open-tables tr[data-table='{table}'] button.join").click()
+    b.locator(f"#lobby-list tr[data-table='{table}'] button.join").click()
     body_is(b, "status", "running")
     tokens = [pg.evaluate(f"Object.values(JSON.parse(localStorage.getItem('gt.tokens.{table}')))[0]") for pg in (a, b)]
     rnd = random.Random(12)
