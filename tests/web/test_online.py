@@ -127,7 +127,7 @@ def test_two_players_meet_in_the_lobby_play_and_chat(two, server, artifacts):
     _check_shell(a, f"waiting room {a.size_name}")
     shot(a, artifacts, "waiting-room")
 
-    # Bob picks a name, sees the table under "Open tables" and joins with one click
+    # Bob picks a name, sees the table in the lobby's list and joins with one click
     pick_name(b, server, bob)
     row = b.locator(f"#lobby-list tr[data-table='{table}']")
     row.wait_for()

@@ -7,7 +7,8 @@
 import { h } from "./svg.js";
 import * as online from "./online.js";
 
-const PER_PAGE = 20;
+// a phone shows shorter pages (the new-table form and the games follow the list)
+const PER_PAGE = window.matchMedia("(max-width: 640px)").matches ? 10 : 20;
 const CLOCKS = [["", "Any time control"], ["none", "No clock"], ["realtime", "Real time"], ["turn", "Turn based"]];
 
 // tokensOf(tableId) / saveToken(tableId, seat, token): this browser's seat keys (app.js)
