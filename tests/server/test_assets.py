@@ -27,7 +27,7 @@ def static_refs(html: str) -> list[str]:
 def import_map(html: str) -> dict[str, str]:
     import json
 
-    return json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1))["imports"]
+    return json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.DOTALL).group(1))["imports"]
 
 
 def test_the_shell_names_hashed_files_and_is_revalidated(client):

@@ -41,7 +41,7 @@ COMPRESSIBLE = {".js", ".css", ".svg", ".html", ".json"}
 MIN_COMPRESS = 512  # bytes: below this, gzip's own header costs more than it saves
 
 _IMPORT = re.compile(r"""(?:\bimport\s*(?:[\w*{}\s,]+\s*from\s*)?|\bexport\s*[\w*{}\s,]+\s*from\s*)["'](\.{1,2}/[^"']+)["']""")
-_HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{%d})(?P<ext>\.[a-z0-9]+)$" % HASH_LEN)
+_HASHED = re.compile(rf"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{{{HASH_LEN}}})(?P<ext>\.[a-z0-9]+)$")
 _STATIC_REF = re.compile(r"""(?P<attr>\b(?:href|src))="/static/(?P<name>[^"?#]+)\"""")
 
 

@@ -30,8 +30,9 @@ import base64
 import binascii
 import contextlib
 import datetime as dt
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from sqlalchemy import and_, exists, func, or_, select, text
 

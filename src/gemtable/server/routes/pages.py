@@ -16,10 +16,12 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from ..assets import IMMUTABLE, Assets, accepts_gzip
 from ..db import TableRow
 from ..edge import CSP, error_response
+from ..table import Rejected
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
 
@@ -49,7 +51,7 @@ async def _game_of(request: Request, table_id: str) -> str | None:
 
     try:
         return await manager.run_db(read)
-    except Exception:  # the shell never fails for want of a hint
+    except (Rejected, SQLAlchemyError):  # the database is away: the shell never fails for want of a hint
         return None
 
 
