@@ -180,7 +180,7 @@ def test_rematch_is_proposed_and_starts_only_when_accepted(two, server, artifact
     pick_name(a, server, ria)
     table = create(a, QUICK, ["me", "open"])
     pick_name(b, server, ben)
-    b.locator(f"#open-tables tr[data-table='{table}'] button.join").click()
+    b.locator(f"#lobby-list tr[data-table='{table}'] button.join").click()
     body_is(b, "status", "running")
     tokens = [my_token(pg, table) for pg in (a, b)]
     rnd = random.Random(12)

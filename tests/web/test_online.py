@@ -127,9 +127,9 @@ def test_two_players_meet_in_the_lobby_play_and_chat(two, server, artifacts):
     _check_shell(a, f"waiting room {a.size_name}")
     shot(a, artifacts, "waiting-room")
 
-    # Bob picks a name, sees the table under "Open tables" and joins with one click
+    # Bob picks a name, sees the table in the lobby's list and joins with one click
     pick_name(b, server, bob)
-    row = b.locator(f"#open-tables tr[data-table='{table}']")
+    row = b.locator(f"#lobby-list tr[data-table='{table}']")
     row.wait_for()
     assert alice in row.inner_text()
     _check_shell(b, f"lobby with an open table {b.size_name}")
@@ -429,7 +429,7 @@ def test_waiting_room_leave_kick_and_start_with_bots(two, server, artifacts):
     a.wait_for_selector("#waiting-room .wait-seat.open")
     # Bob has not picked a name: Join asks for one in a dialog, then sits down
     b.goto(server.url + "/")
-    b.locator(f"#open-tables tr[data-table='{table}'] button.join").click()
+    b.locator(f"#lobby-list tr[data-table='{table}'] button.join").click()
     b.wait_for_selector("#account-dialog[open]")
     bob = unique("Bob")
     b.fill("#dlg-pick-name", bob)
@@ -445,7 +445,7 @@ def test_waiting_room_leave_kick_and_start_with_bots(two, server, artifacts):
     b.click("#leave")
     b.wait_for_url(re.compile(r"/$"))
     a.wait_for_selector(".wait-seat[data-seat='1'].open")
-    b.locator(f"#open-tables tr[data-table='{table}'] button.join").click()
+    b.locator(f"#lobby-list tr[data-table='{table}'] button.join").click()
     b.wait_for_function("() => document.body.dataset.seat === '1'")
     a.locator(".wait-seat[data-seat='1']", has_text=bob).wait_for()
     a.click(".wait-seat[data-seat='1'] .kick")

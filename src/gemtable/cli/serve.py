@@ -117,6 +117,32 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(0 if ok else 1)
 
     @app.command()
+    def pageload(
+        url: str = typer.Option(None, help="measure an existing server (default: one started here on a free "
+                                           "port with a temporary SQLite database)"),
+        runs: int = typer.Option(5, help="visits of each page, cold and warm (the median is reported)"),
+        as_json: bool = typer.Option(False, "--json", help="print JSON"),
+    ) -> None:
+        """Time to a drawn page and bytes sent, for the lobby and a table, in chromium (Playwright).
+
+        Each page is visited with a cold cache (a fresh browser profile) and warm (the same profile
+        again). Reports when the page was drawn after navigation started (a table: its board's
+        first SVG; the lobby: the first row of its table list) and the bytes that came over the
+        network (compressed bodies count compressed; the cache's answers count nothing). Needs
+        Playwright and chromium (GEMTABLE_CHROMIUM, default /usr/bin/chromium).
+        """
+        import json as _json
+
+        from gemtable.measure.pageload import format_report, run
+
+        report = run(url, max(1, min(runs, 50)))
+        if as_json:
+            typer.echo(_json.dumps(report, indent=2))
+        else:
+            for line in format_report(report):
+                typer.echo(line)
+
+    @app.command()
     def loadtest(
         tables: int = typer.Option(10, help="tables played at once (at most 2000)"),
         seconds: float = typer.Option(60.0, help="seconds measured, after the warm-up (at most 600)"),

@@ -18,18 +18,22 @@ import os
 from typing import Any
 
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from gemtable.core.registry import all_games
 
 from . import ratings
 from .db import Database
-from .edge import Guard, QuietInvalidText, SafeJSONResponse, SafeStaticFiles, install_error_handlers
+from .assets import Assets
+from .edge import Guard, QuietInvalidText, SafeJSONResponse, install_error_handlers
 from .inplay import InPlay
 from .limits import Limits, RateLimiter
 from .lobby import LobbyHooks
 from .origins import OriginCheck
 from .players import Identity
+from .listing import PlayNow
 from .routes import games, live, pages, tables
+from .routes import listing as listing_routes
 from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
@@ -121,6 +125,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         app.state.manager = manager
         app.state.inplay = inplay
         app.state.ratings = rating
+        app.state.play_now = PlayNow(manager)  # the lobby's Play now (listing.py)
         all_games()
         # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
         # tables are then taken over through their leases.  One process: resume every table.
@@ -167,18 +172,21 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         redoc_url=None,
     )
     app.state.limits = limits
+    app.state.assets = Assets(WEB_DIR)  # the web client's files, hashed and compressed (assets.py)
     app.state.create_limiter = RateLimiter(limits.create_rate, limits.create_burst)
     app.state.auth_limiter = RateLimiter(limits.auth_fail_rate, limits.auth_fail_burst)
     app.state.identity = Identity(lambda: app.state.manager, limits)
     OriginCheck(limits.allowed_origins)  # a listed origin that is none fails here (ValueError), not per request
+    # JSON answers over 1 KiB compressed for clients that accept gzip (the static files come compressed already)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(Guard, limits=limits, behind_proxy=bool(behind_proxy))
     install_error_handlers(app)
     app.include_router(games.router)
     app.include_router(tables.router(limits))
     app.include_router(players_routes.router)
     app.include_router(lobby_routes.router)
+    app.include_router(listing_routes.router)
     app.include_router(ratings_routes.router)
     app.include_router(live.router)
-    app.mount("/static", SafeStaticFiles(directory=WEB_DIR), name="static")
     app.include_router(pages.router)
     return app

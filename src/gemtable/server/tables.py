@@ -285,8 +285,13 @@ class TableManager:
         return count
 
     async def list_tables(self) -> list[dict[str, Any]]:
-        out = []
         rows = await self.run_db(self.db.list_tables, self.limits.lobby_size, self.limits.lobby_per_creator)
+        return self.summaries_of(rows)
+
+    def summaries_of(self, rows: list[Any]) -> list[dict[str, Any]]:
+        """Public summaries of table rows (seats loaded, ``moves`` set): a table in memory
+        from its live copy, any other from its rows."""
+        out = []
         for row in rows:
             live = self.tables.get(row.id)
             if live is not None:

@@ -7,6 +7,7 @@ import { h, raiseSmallText } from "./svg.js";
 import * as generic from "./generic.js";
 import * as online from "./online.js"; // players, lobby seats, chat, clocks, connection (online.js)
 import * as motion from "./motion.js";
+import { lobbyList } from "./lobbylist.js";
 
 const app = document.getElementById("app");
 let games = [];
@@ -17,7 +18,9 @@ const renderers = {};
 
 // -- utilities --------------------------------------------------------------
 async function api(path, opts = {}) {
-  const init = { headers: { "Content-Type": "application/json" }, ...opts };
+  // a plain GET carries no extra header, so it can take the answer the shell preloaded (<link rel=preload>)
+  const reads = !opts.method || opts.method === "GET";
+  const init = { ...(reads ? {} : { headers: { "Content-Type": "application/json" } }), ...opts };
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const res = await fetch(path, init);
   let data = null;
@@ -198,8 +201,7 @@ async function route() {
 async function lobbyPage() {
   document.title = "gemtable — lobby";
   const form = h("form", { class: "panel new-table", id: "new-table" });
-  const openList = h("section", { class: "panel tables open-tables", id: "open-tables", hidden: "" });
-  const list = h("section", { class: "panel tables" }, [h("h2", { text: "Tables" }), h("p", { class: "muted", text: "Loading…" })]);
+  const tables = lobbyList({ games, tokensOf, saveToken }); // lobbylist.js: filters, pages, Play now
   const created = h("div", { id: "created" });
   const gameCards = h("section", { class: "panel games" }, [h("h2", { text: "Games" }),
     h("div", { class: "game-cards" }, games.map((g) => h("article", { class: "game-card" }, [
@@ -210,7 +212,7 @@ async function lobbyPage() {
         h("a", { href: `/leaderboard/${g.id}`, "data-link": "", text: "Leaderboard" })]),
     ])))]);
   const picker = online.namePickerCard(); // first visit: pick a name (a card, never in the way)
-  app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, openList, form, created, list]), gameCards]));
+  app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, tables.el, form, created]), gameCards]));
 
   // --- the new-table form
   const bots = await online.botInfo().catch(() => ({ levels: { easy: "random" }, kinds: ["random"], ratings: {} }));
@@ -318,7 +320,7 @@ async function lobbyPage() {
     try {
       const res = await api("/api/tables", { method: "POST", body });
       showCreated(res, seats);
-      loadTables();
+      tables.load();
     } catch (err) { toast(err.message); }
   });
 
@@ -360,61 +362,9 @@ async function lobbyPage() {
     ]));
   }
 
-  // --- the table lists: open tables to join, then everything else
-  let mineOnServer = {}; // table id -> my seat (from /api/me/games: resume from any browser)
-  async function join(t, seat) {
-    if (!(await online.ensureName("Pick a name to sit down: the other players see it."))) return;
-    try {
-      const res = await api(`/api/tables/${t.id}/join`, { method: "POST", body: seat === undefined ? {} : { seat } });
-      saveToken(t.id, res.seat, res.token);
-      navigate(`/table/${t.id}`);
-    } catch (err) { toast(err.message); loadTables(); }
-  }
-  function row(t) {
-    const held = tokensOf(t.id);
-    const mySeat = Object.keys(held)[0] ?? (t.id in mineOnServer ? String(mineOnServer[t.id]) : undefined);
-    const openSeats = (t.seats || []).filter((s) => s.open).length;
-    const links = [h("a", { href: `/table/${t.id}`, "data-link": "", text: t.status === "finished" ? "Final position" : "Watch" })];
-    if (mySeat !== undefined && t.status !== "finished") {
-      links.unshift(h("a", { href: held[mySeat] ? `/table/${t.id}#token=${held[mySeat]}` : `/table/${t.id}`, "data-link": "", text: "Resume", class: "resume" }));
-    } else if (openSeats && t.status !== "finished" && online.me.supported) {
-      links.unshift(h("button", { type: "button", class: "join primary", "data-join": t.id, text: "Join", onclick: () => join(t) }));
-    }
-    if (t.status === "finished") links.push(h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" }));
-    const status = t.status === "finished" ? "finished" : t.status === "waiting" ? (openSeats ? `${openSeats} open seat${openSeats > 1 ? "s" : ""}` : "waiting to start") : (t.open ? "waiting for players" : "running");
-    const seatsText = (t.seats || []).map((s) => s.open ? "open seat" : (s.player || s.name) + (s.kind === "bot" && !/\bbot\b/i.test(s.name) ? " (bot)" : "")).join(", ");
-    return h("tr", { "data-table": t.id }, [
-      h("td", { class: "t-game", text: t.title }),
-      h("td", { class: "t-seats", text: seatsText }),
-      h("td", { class: "t-status" }, [h("span", { class: `status ${t.status}${t.open || openSeats ? " open" : ""}`, text: status }),
-        t.clock && t.clock.mode && t.clock.mode !== "none" ? h("span", { class: "badge clock-badge", text: online.clockLabel(t.clock).replace(/^(real time|turn based): /, "") }) : null,
-        t.seed_fixed ? h("span", { class: "badge seed-fixed", text: "deal fixed by creator", title: t.seed_note || "" }) : null]),
-      h("td", { class: "t-moves", text: t.version ?? "" }),
-      h("td", { class: "links" }, links),
-    ]);
-  }
-  const tableOf = (rows, head) => h("table", { class: "list tables-list" }, [h("thead", {}, [h("tr", {}, head.map((x) => h("th", { text: x })))]), h("tbody", {}, rows)]);
-  async function loadTables() {
-    let tables;
-    try { tables = await api("/api/tables"); } catch (err) { return; }
-    if (online.me.player) {
-      try {
-        const mg = await api("/api/me/games");
-        mineOnServer = Object.fromEntries([...(mg.waiting || []), ...(mg.running || [])].map((t) => [t.id, t.my_seat]));
-      } catch { /* keep what we had */ }
-    }
-    const waiting = tables.filter((t) => t.status === "waiting");
-    const others = tables.filter((t) => t.status !== "waiting");
-    openList.hidden = !waiting.length;
-    openList.replaceChildren(h("h2", { text: "Open tables: join one" }), tableOf(waiting.map(row), ["Game", "Seats", "Seats free", "Moves", ""]));
-    list.replaceChildren(h("h2", { text: "Tables" }), others.length
-      ? tableOf(others.map(row), ["Game", "Seats", "Status", "Moves", ""])
-      : h("p", { class: "muted", text: waiting.length ? "No game running yet." : "No tables yet: create one above." }));
-  }
-  loadTables();
-  const timer = setInterval(loadTables, 5000);
-  const offMe = online.onMeChange(() => { loadTables(); refreshSeats(); onlineBox.hidden = !online.me.supported; });
-  cleanup = () => { clearInterval(timer); offMe(); };
+  const timer = setInterval(tables.load, 5000);
+  const offMe = online.onMeChange(() => { tables.load(); refreshSeats(); onlineBox.hidden = !online.me.supported; });
+  cleanup = () => { clearInterval(timer); tables.stop(); offMe(); };
 }
 
 // -- play page ----------------------------------------------------------------

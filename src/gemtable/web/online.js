@@ -21,7 +21,7 @@ function setPlayer(player) {
 
 export async function loadMe() {
   try {
-    const res = await fetch("/api/me", { headers: { Accept: "application/json" } });
+    const res = await fetch("/api/me"); // as the shell preloads it (no extra header)
     if (res.ok) {
       const data = await res.json();
       me.supported = true;
