@@ -78,6 +78,10 @@ class TableHooks:
         stores with it.  At most one feature may give a ``record``."""
         return None
 
+    def moved(self, table: LiveTable, version: int) -> None:
+        """An action was committed here and sent (only at the worker that committed it, once per
+        action): who is to move may have changed (turn alerts)."""
+
     def bot_plays(self, table: LiveTable, seat: int) -> bool:
         """Whether a bot plays this human seat now (a stand-in); bots' own seats always do."""
         return False
@@ -187,6 +191,10 @@ class Hooks(TableHooks):
 
     def before_commits(self, table, seat, after) -> list[CommitPart]:
         return [p for p in (f.before_commit(table, seat, after) for f in self.features) if p is not None]
+
+    def moved(self, table, version):
+        for f in self.features:
+            f.moved(table, version)
 
     def bot_plays(self, table, seat):
         return any(f.bot_plays(table, seat) for f in self.features)
