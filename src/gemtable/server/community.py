@@ -234,21 +234,23 @@ class Community(TableHooks):
         return out, present
 
     def moved(self, table: LiveTable, version: int) -> None:
-        self._turns_changed(table, version)
+        actions = table.match.actions
+        actor = table.seats[actions[version - 1][0]].player if 0 < version <= len(actions) else None
+        self._turns_changed(table, version, actor)
 
     def seats_changed(self, table: LiveTable, event: str | None, name: str | None, started: bool) -> None:
         if started:
-            self._turns_changed(table, table.version)
+            self._turns_changed(table, table.version, None)
 
-    def _turns_changed(self, table: LiveTable, version: int) -> None:
+    def _turns_changed(self, table: LiveTable, version: int, actor: str | None) -> None:
         movers, present = self.movers(table)
         others = {p: [s.name for s in table.seats if s.player != p] for p in movers}
-        self._spawn(self._record(table.id, table.game.id, version, movers, present, others))
+        self._spawn(self._record(table.id, table.game.id, version, movers, present, others, actor))
 
     async def _record(self, table_id: str, game_id: str, version: int, movers: list[str], present: set[str],
-                      others: dict[str, list[str]]) -> None:
+                      others: dict[str, list[str]], actor: str | None) -> None:
         try:
-            queued = await self.db(self.record_turns, table_id, game_id, version, movers, present, others)
+            queued = await self.db(self.record_turns, table_id, game_id, version, movers, present, others, actor)
         except Exception:
             log.exception("turn alerts of table %s failed", table_id)
             return
@@ -256,9 +258,11 @@ class Community(TableHooks):
             self.sender.wake()
 
     def record_turns(self, table_id: str, game_id: str, version: int, movers: list[str], present: set[str],
-                     others: dict[str, list[str]]) -> int:
+                     others: dict[str, list[str]], actor: str | None = None) -> int:
         """(A database thread) The table's turn rows for move ``version``, and the turn mails; how
-        many mails were queued.  Nothing changes when a later move was recorded already."""
+        many mails were queued.  A turn is new for a player the table did not wait for, or who just
+        moved (``actor``) and is to move again.  Nothing changes when a later move was recorded
+        already."""
         now = utcnow()
         with self.m.db.session() as s:
             stored = s.get(TurnVersionRow, table_id)
@@ -268,7 +272,7 @@ class Community(TableHooks):
                     s.flush()
                 except IntegrityError:  # another worker wrote it first: compare with theirs
                     s.rollback()
-                    return self.record_turns(table_id, game_id, version, movers, present, others)
+                    return self.record_turns(table_id, game_id, version, movers, present, others, actor)
             else:
                 won = s.execute(update(TurnVersionRow).where(TurnVersionRow.table_id == table_id,
                                                              TurnVersionRow.version < version)
@@ -279,10 +283,12 @@ class Community(TableHooks):
             for pid, row in kept.items():
                 if pid not in movers:
                     s.delete(row)
-            fresh = [p for p in movers if p not in kept]
+            fresh = [p for p in movers if p not in kept or p == actor]
             for pid in movers:
                 if pid in kept:
                     kept[pid].version = version
+                    if pid == actor:
+                        kept[pid].since = now
                 else:
                     s.add(TurnRow(table_id=table_id, player_id=pid, game_id=game_id, version=version, since=now))
             queued = 0

@@ -190,7 +190,13 @@ class MailSender:
                 try:
                     if conn is None:
                         conn = self.connect()
-                    conn.send_message(build(row, self.settings))
+                    try:
+                        conn.send_message(build(row, self.settings))
+                    except smtplib.SMTPRecipientsRefused as exc:  # (the only recipient)
+                        codes = [code for code, _ in exc.recipients.values()]
+                        if codes and all(500 <= code < 600 for code in codes):
+                            raise Permanent() from None
+                        raise smtplib.SMTPResponseException(max(codes or [451]), b"recipient refused") from None
                 except Permanent:
                     self.finish(row.id, "failed")
                     log.warning("mail %d refused for good by the SMTP server", row.id)
@@ -202,7 +208,7 @@ class MailSender:
                         continue
                     self.release(row)
                     log.warning("mail %d not sent (%d), tried again later", row.id, exc.smtp_code)
-                    break
+                    continue
                 except (smtplib.SMTPException, OSError) as exc:
                     self.release(row)
                     log.warning("mail %d not sent (%s), tried again later", row.id, type(exc).__name__)
