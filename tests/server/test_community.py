@@ -406,7 +406,7 @@ ENDPOINTS = [
     ("post", "/api/me/invites/{tid}/decline"), ("delete", "/api/me/mail"),
 ]
 JSONISH = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=300),
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=300),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
     max_leaves=10)
 BODIES = st.one_of(
@@ -442,3 +442,40 @@ def test_community_endpoints_never_500_and_refusals_change_nothing(mclient, whic
     assert r.status_code < 500, (method, path, body, r.text)
     if r.status_code >= 400:
         assert community_rows(client) == before, (method, path, body, r.text)
+
+
+def test_a_blocked_player_does_not_see_the_blockers_chat(mclient):
+    from .conftest import seat_socket
+
+    ann, bob, tid, ann_token, _ = started_table(mclient)
+    bob_token = join(bob, tid)  # seated before the block
+    assert ann.post("/api/me/blocks", json={"name": "Bob"}).status_code == 200
+
+    def lines(ws, until):
+        got = []
+        while True:
+            msg = ws.receive_json()
+            if msg["type"] == "chat":
+                got.append(msg["line"]["text"])
+                if msg["line"]["text"] == until:
+                    return got
+
+    time.sleep(0.3)  # the table's blocks are read again after the block
+    with seat_socket(mclient, tid, ann_token) as a, seat_socket(mclient, tid, bob_token) as b:
+        first_a, first_b = a.receive_json(), b.receive_json()
+        assert first_a["type"] == first_b["type"] == "state"
+        a.send_json({"type": "chat", "text": "secret plan"})
+        b.send_json({"type": "chat", "text": "hello Ann"})
+        assert lines(a, "hello Ann")[-2:] == ["secret plan", "hello Ann"]
+        assert "secret plan" not in lines(b, "hello Ann")
+    # a fresh connection's chat history leaves Ann's lines out for Bob only
+    with seat_socket(mclient, tid, bob_token) as b:
+        history = [line["text"] for line in b.receive_json()["chat"]]
+        assert "hello Ann" in history and "secret plan" not in history
+    with seat_socket(mclient, tid, ann_token) as a:
+        assert "secret plan" in [line["text"] for line in a.receive_json()["chat"]]
+    # unblocked: Bob reads Ann again
+    assert ann.post("/api/me/unblock", json={"name": "Bob"}).status_code == 200
+    time.sleep(0.3)
+    with seat_socket(mclient, tid, bob_token) as b:
+        assert "secret plan" in [line["text"] for line in b.receive_json()["chat"]]

@@ -61,6 +61,7 @@ from .tables import TableManager
 log = logging.getLogger("gemtable.server")
 
 MODES = ("move", "daily", "never")
+BLOCKS_EVERY = 30.0  # seconds between readings of the blocks among the players of the live tables
 ONLINE_FOR = dt.timedelta(minutes=2)
 SEEN_EVERY = dt.timedelta(seconds=30)  # the online mark is written at most this often per player
 DIGEST_EVERY = dt.timedelta(hours=24)
@@ -153,6 +154,22 @@ def confirm_mail(settings: mail.MailSettings, name: str, link: str) -> tuple[str
 
 
 # -- the community feature ----------------------------------------------------------------------
+class BlockRecord:
+    """A live table's blocks among its seated players: (blocker id, blocked id) pairs."""
+
+    __slots__ = ("pairs",)
+
+    def __init__(self) -> None:
+        self.pairs: frozenset[tuple[str, str]] = frozenset()
+
+
+def blocks_among(session: Any, players: set[str]) -> set[tuple[str, str]]:
+    if len(players) < 2:
+        return set()
+    return set(session.execute(select(BlockRow.blocker, BlockRow.blocked).where(
+        BlockRow.blocker.in_(players), BlockRow.blocked.in_(players))).all())
+
+
 class Community(TableHooks):
     """Turn alerts, mail settings, friends, blocks and invitations of one server process."""
 
@@ -171,11 +188,60 @@ class Community(TableHooks):
     # -- life -----------------------------------------------------------------------------
     def start(self) -> None:
         self.sender.start()
+        self._spawn(self._watch_blocks())
 
     async def close(self) -> None:
         await self.sender.close()
         for task in list(self.tasks):
             task.cancel()
+
+    # -- blocks at the live tables (who does not see whose chat) ----------------------------------
+    def hidden_from(self, table: LiveTable, seat: int | None) -> set[int]:
+        pairs = table.record(BlockRecord).pairs
+        if not pairs or seat is None or not 0 <= seat < len(table.seats):
+            return set()
+        author = table.seats[seat].player
+        return {s.seat for s in table.seats if s.player is not None and (author, s.player) in pairs}
+
+    async def refresh_blocks(self, tables: list[LiveTable] | None = None) -> None:
+        """Read the blocks among the seated players of these live tables (default: all), one query."""
+        tables = list(self.m.tables.values()) if tables is None else tables
+        seated = {t.id: {s.player for s in t.seats if s.player is not None} for t in tables}
+        everyone = set().union(*seated.values()) if seated else set()
+        if len(everyone) < 2:
+            for t in tables:
+                t.record(BlockRecord).pairs = frozenset()
+            return
+
+        def read() -> set[tuple[str, str]]:
+            with self.m.db.session() as s:
+                return blocks_among(s, everyone)
+
+        pairs = await self.db(read)
+        for t in tables:
+            here = seated[t.id]
+            t.record(BlockRecord).pairs = frozenset(p for p in pairs if p[0] in here and p[1] in here)
+
+    async def _watch_blocks(self) -> None:
+        """Blocks made at other workers reach this worker's tables within ``BLOCKS_EVERY``."""
+        while True:
+            await asyncio.sleep(BLOCKS_EVERY)
+            try:
+                await self.refresh_blocks()
+            except Exception:
+                log.exception("reading the blocks failed (tried again)")
+
+    def blocks_changed(self, player_id: str) -> None:
+        """This player blocked or unblocked someone here: the tables where they sit know it now."""
+        tables = [t for t in self.m.tables.values() if any(s.player == player_id for s in t.seats)]
+        if tables:
+            self._spawn(self.refresh_blocks(tables))
+
+    async def loaded(self, table: LiveTable) -> None:
+        try:
+            await self.refresh_blocks([table])
+        except Exception:
+            log.exception("reading the blocks of table %s failed", table.id)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -239,6 +305,7 @@ class Community(TableHooks):
         self._turns_changed(table, version, actor)
 
     def seats_changed(self, table: LiveTable, event: str | None, name: str | None, started: bool) -> None:
+        self._spawn(self.refresh_blocks([table]))
         if started:
             self._turns_changed(table, table.version, None)
 

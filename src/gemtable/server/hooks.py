@@ -100,6 +100,10 @@ class TableHooks:
         """Before the start, a seat changed (``event``: join, leave, kick, start; ``name``: whose
         seat); ``started``: the game has just started."""
 
+    def hidden_from(self, table: LiveTable, seat: int | None) -> set[int]:
+        """The seats that must not see what ``seat`` writes in the chat (its player blocked theirs)."""
+        return set()
+
     def carry_over(self, old: LiveTable, new: LiveTable) -> None:
         """``new`` is the rematch of ``old`` (before it is stored): carry over what should stay."""
 
@@ -212,6 +216,12 @@ class Hooks(TableHooks):
     def seats_changed(self, table, event, name, started):
         for f in self.features:
             f.seats_changed(table, event, name, started)
+
+    def hidden_from(self, table, seat):
+        out: set[int] = set()
+        for f in self.features:
+            out |= f.hidden_from(table, seat)
+        return out
 
     def carry_over(self, old, new):
         for f in self.features:

@@ -307,7 +307,7 @@ export async function myGamesExtras(app) {
     h("ul", { class: "invitations" }, list.map((i) => h("li", { "data-table": i.table }, [
       h("span", {}, [h("b", { text: i.from }), ` invites you to ${i.title} (${i.players} players, seat ${i.seat + 1})`]),
       h("span", { class: "invite-actions" }, [
-        h("button", { type: "button", class: "primary small accept", text: "Take the seat", onclick: async () => {
+        h("button", { type: "button", class: "primary accept", text: "Take the seat", onclick: async () => {
           try {
             const res = await api(`/api/tables/${i.table}/join`, { method: "POST", body: { seat: i.seat } });
             const saved = JSON.parse(localStorage.getItem(`gt.tokens.${i.table}`) || "{}");
@@ -316,7 +316,7 @@ export async function myGamesExtras(app) {
             online.shell.navigate(`/table/${i.table}`);
           } catch (ex) { toast(errText(ex)); }
         } }),
-        h("button", { type: "button", class: "small decline", text: "Decline", onclick: async (e) => {
+        h("button", { type: "button", class: "decline", text: "Decline", onclick: async (e) => {
           try { await api(`/api/me/invites/${i.table}/decline`, { method: "POST" }); e.target.closest("li").remove(); } catch (ex) { toast(errText(ex)); }
         } }),
       ]),

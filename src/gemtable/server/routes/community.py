@@ -162,7 +162,9 @@ async def block(body: NameBody, request: Request, identity: Identity = Depends(g
                 community: Community = Depends(get_community)) -> dict[str, Any]:
     player = await identity.require(request)
     limited(community.follow_limiter, player.id, "follows and blocks")
-    return {"blocked": await community.db(community.block, player.id, body.name)}
+    name = await community.db(community.block, player.id, body.name)
+    community.blocks_changed(player.id)
+    return {"blocked": name}
 
 
 @router.post("/api/me/unblock", tags=["community"], summary="Unblock a player")
@@ -170,6 +172,7 @@ async def unblock(body: NameBody, request: Request, identity: Identity = Depends
                   community: Community = Depends(get_community)) -> dict[str, Any]:
     player = await identity.require(request)
     await community.db(community.unblock, player.id, body.name)
+    community.blocks_changed(player.id)
     return {"ok": True}
 
 
