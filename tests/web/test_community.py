@@ -11,6 +11,7 @@ import pytest
 from tests.server.test_community import Inbox, SmtpServer, mail_settings, wait_for
 
 from .conftest import LiveServer
+from .test_mobile import _check_shell
 
 pytest.importorskip("aiosmtpd")
 
@@ -70,8 +71,12 @@ def hosted_table(page, site, players=2):
 
 
 def shoot(page, artifacts, name):
+    """A screenshot; on a phone the page is also checked as every page is (test_mobile: no
+    sideways scrolling, no text too small to read, no tap target too small)."""
     page.wait_for_timeout(200)
     page.screenshot(path=str(artifacts / f"community-{name}.png"))
+    page.size_name = "phone" if name.endswith("-phone") else "desktop"
+    _check_shell(page, name)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -356,7 +356,10 @@ export function inviteBox(tableId, table, seated) {
   api("/api/me/friends").then((data) => {
     const seatedNames = new Set(table.seats.map((s) => (s.player || "").toLowerCase()));
     const choices = data.friends.filter((f) => !seatedNames.has(f.name.toLowerCase()));
-    if (!choices.length) { box.append(h("p", { class: "muted" }, ["Follow players on the ", h("a", { href: "/friends", "data-link": "", text: "Friends" }), " page to invite them here."])); return; }
+    if (!choices.length) {
+      box.append(h("p", { class: "muted", text: "Follow players to invite them here." }), h("a", { href: "/friends", "data-link": "", class: "button", id: "invite-find", text: "Friends" }));
+      return;
+    }
     const who = h("select", { id: "invite-who", "aria-label": "Friend to invite" }, choices.map((f) => h("option", { value: f.name, text: `${f.name}${f.online ? " (online)" : ""}` })));
     const seat = h("select", { id: "invite-seat", "aria-label": "Seat" }, free.map((s) => h("option", { value: s.seat, text: `Seat ${s.seat + 1}` })));
     box.append(h("div", { class: "invite-row" }, [who, free.length > 1 ? seat : null, h("button", { type: "button", class: "primary needs-net", id: "invite-go", text: "Invite", onclick: async () => {
