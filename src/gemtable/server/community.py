@@ -163,6 +163,16 @@ class BlockRecord:
         self.pairs: frozenset[tuple[str, str]] = frozenset()
 
 
+class TurnRecord:
+    """The players this worker last wrote as the table's movers (None: unknown here, e.g. after
+    another worker changed the table): a move that leaves them as they were writes nothing."""
+
+    __slots__ = ("movers",)
+
+    def __init__(self) -> None:
+        self.movers: tuple[str, ...] | None = None
+
+
 def blocks_among(session: Any, players: set[str]) -> set[tuple[str, str]]:
     if len(players) < 2:
         return set()
@@ -299,6 +309,14 @@ class Community(TableHooks):
                 present.add(seat.player)
         return out, present
 
+    def note_applied(self, table: LiveTable, note: dict[str, Any]) -> None:
+        table.record(TurnRecord).movers = None  # another worker moved here: its writes count
+
+    def caught_up(self, table: LiveTable, data: Any, full: bool, changed: bool) -> list[Any]:
+        if changed:
+            table.record(TurnRecord).movers = None
+        return []
+
     def moved(self, table: LiveTable, version: int) -> None:
         actions = table.match.actions
         actor = table.seats[actions[version - 1][0]].player if 0 < version <= len(actions) else None
@@ -311,6 +329,10 @@ class Community(TableHooks):
 
     def _turns_changed(self, table: LiveTable, version: int, actor: str | None) -> None:
         movers, present = self.movers(table)
+        rec = table.record(TurnRecord)
+        if rec.movers == tuple(movers) and actor not in movers:
+            return  # the same players still to move (bots' moves, another seat's pick): nothing new
+        rec.movers = tuple(movers)
         others = {p: [s.name for s in table.seats if s.player != p] for p in movers}
         self._spawn(self._record(table.id, table.game.id, version, movers, present, others, actor))
 

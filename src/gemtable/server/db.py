@@ -357,6 +357,7 @@ class Database:
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(SeatInviteRow).where(SeatInviteRow.table_id == table_id))  # community
             s.execute(delete(TurnRow).where(TurnRow.table_id == table_id))
+            s.execute(delete(TurnVersionRow).where(TurnVersionRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
             s.commit()
 
