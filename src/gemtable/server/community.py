@@ -33,7 +33,7 @@ import re
 import secrets
 from typing import Any, Callable
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from gemtable.core.registry import get_game
@@ -353,33 +353,33 @@ class Community(TableHooks):
         moved (``actor``) and is to move again.  Nothing changes when a later move was recorded
         already."""
         now = utcnow()
+        v, t = TurnVersionRow.__table__, TurnRow.__table__
         with self.m.db.session() as s:
-            stored = s.get(TurnVersionRow, table_id)
-            if stored is None:
-                s.add(TurnVersionRow(table_id=table_id, version=version))
-                try:
-                    s.flush()
-                except IntegrityError:  # another worker wrote it first: compare with theirs
-                    s.rollback()
-                    return self.record_turns(table_id, game_id, version, movers, present, others, actor)
-            else:
-                won = s.execute(update(TurnVersionRow).where(TurnVersionRow.table_id == table_id,
-                                                             TurnVersionRow.version < version)
+            # Core statements (no ORM bookkeeping): this runs after most moves
+            for attempt in range(2):
+                won = s.execute(update(v).where(v.c.table_id == table_id, v.c.version < version)
                                 .values(version=version))
-                if won.rowcount != 1:
-                    return 0
-            kept = {r.player_id: r for r in s.scalars(select(TurnRow).where(TurnRow.table_id == table_id))}
-            for pid, row in kept.items():
-                if pid not in movers:
-                    s.delete(row)
+                if won.rowcount == 1:
+                    break
+                try:  # no row yet, or a later move's
+                    s.execute(insert(v).values(table_id=table_id, version=version))
+                    break
+                except IntegrityError:  # there is one (maybe written just now): compare again
+                    s.rollback()
+                    if attempt:
+                        return 0
+            kept = set(s.scalars(select(t.c.player_id).where(t.c.table_id == table_id)))
+            gone = kept - set(movers)
+            if gone:
+                s.execute(delete(t).where(t.c.table_id == table_id, t.c.player_id.in_(gone)))
             fresh = [p for p in movers if p not in kept or p == actor]
-            for pid in movers:
-                if pid in kept:
-                    kept[pid].version = version
-                    if pid == actor:
-                        kept[pid].since = now
-                else:
-                    s.add(TurnRow(table_id=table_id, player_id=pid, game_id=game_id, version=version, since=now))
+            new = [{"table_id": table_id, "player_id": p, "game_id": game_id, "version": version, "since": now}
+                   for p in movers if p not in kept]
+            if new:
+                s.execute(insert(t), new)
+            if actor in kept and actor in movers:
+                s.execute(update(t).where(t.c.table_id == table_id, t.c.player_id == actor)
+                          .values(since=now, version=version))
             queued = 0
             for pid in fresh:
                 if pid not in present and self._turn_mail(s, pid, table_id, game_id, others.get(pid, []), now):
@@ -388,8 +388,10 @@ class Community(TableHooks):
             return queued
 
     def _turn_mail(self, s: Any, pid: str, table_id: str, game_id: str, others: list[str], now: dt.datetime) -> bool:
-        addr = s.get(MailAddressRow, pid)
-        if addr is None or not addr.confirmed or addr.mode != "move":
+        a = MailAddressRow.__table__
+        addr = s.execute(select(a.c.address, a.c.key).where(a.c.player_id == pid, a.c.confirmed.is_(True),
+                                                            a.c.mode == "move")).first()
+        if addr is None:
             return False
         recent = now - dt.timedelta(seconds=self.settings.throttle)
         if s.scalar(select(MailRow.id).where(MailRow.player_id == pid, MailRow.table_id == table_id,
