@@ -225,3 +225,41 @@ def test_serve_mails_a_confirm_link_that_confirms_at_another_worker(postgres_url
         for w in workers:
             kill(w)
         smtp.stop()
+
+
+def test_a_turn_at_one_worker_is_mailed_once_and_listed_at_the_other(postgres_url, tmp_path):
+    inbox = Inbox()
+    smtp = SmtpServer(inbox)
+    smtp.start()
+    workers = []
+    try:
+        workers = [start(postgres_url, smtp.port, tmp_path / f"w{i}.log") for i in range(2)]
+        a, b = (f"http://127.0.0.1:{w.port}" for w in workers)
+        with httpx.Client(base_url=a, timeout=30) as ann, httpx.Client(base_url=b, timeout=30) as bob:
+            assert ann.post("/api/me", json={"name": "Ann"}).status_code == 200
+            assert bob.post("/api/me", json={"name": "Bob"}).status_code == 200
+            assert bob.put("/api/me/mail", json={"address": "bob@example.org"}).status_code == 200
+            token = token_of(inbox.wait("Confirm your e-mail", timeout=60)[0], "/mail/confirm")
+            assert ann.post("/api/mail/confirm", json={"token": token}).status_code == 200
+            r = ann.post("/api/tables", json={"game": "splendor", "players": 2,
+                                              "seats": [{"kind": "me"}, {"kind": "open"}]})
+            tid, ann_token = r.json()["table"]["id"], r.json()["seats"][0]["token"]
+            assert bob.post(f"/api/tables/{tid}/join", json={}).status_code == 200  # at worker b: Ann moves
+            assert wait_for(lambda: [t["table"] for t in ann.get("/api/me/turns").json()["turns"]] == [tid], 30)
+            state = ann.get(f"/api/tables/{tid}/state", headers={"X-Seat-Token": ann_token}).json()
+            r = ann.post(f"/api/tables/{tid}/actions", headers={"X-Seat-Token": ann_token},
+                         json={"version": state["version"], "action": state["legal"][0]["json"]})
+            assert r.status_code == 200, r.text
+            msg = inbox.wait("Your turn", timeout=60)[0]
+            assert msg["To"] == "bob@example.org"
+            # Bob's list at the other worker; Ann's is empty now
+            assert wait_for(lambda: [t["table"] for t in bob.get("/api/me/turns").json()["turns"]] == [tid], 30)
+            assert wait_for(lambda: ann.get("/api/me/turns").json()["turns"] == [], 30)
+        time.sleep(2.0)
+        assert len(inbox.of_kind("Your turn")) == 1
+        assert not [line for w in range(2) for line in (tmp_path / f"w{w}.log").read_text().splitlines()
+                    if "Traceback" in line or "bob@example.org" in line]
+    finally:
+        for w in workers:
+            kill(w)
+        smtp.stop()
