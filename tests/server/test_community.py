@@ -246,6 +246,11 @@ def test_the_unsubscribe_link_needs_no_login_and_a_forged_one_changes_nothing(mc
                       headers={"Content-Type": "application/x-www-form-urlencoded"})
     assert r.status_code == 204
     assert bob.get("/api/me/mail").json()["mode"] == "never"
+    # saving the same confirmed address again changes nothing
+    sent = len(smtp.inbox.messages)
+    assert bob.put("/api/me/mail", json={"address": "bob@example.org"}).json()["confirmed"] is True
+    time.sleep(0.5)
+    assert len(smtp.inbox.messages) == sent
     # a new address: the old address's links stop working
     assert bob.put("/api/me/mail", json={"address": "bob2@example.org"}).status_code == 200
     assert stranger.post("/api/mail/unsubscribe", json={"token": token}).status_code == 400

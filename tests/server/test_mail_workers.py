@@ -132,8 +132,9 @@ def test_two_workers_send_every_queued_mail_exactly_once(postgres_url, tmp_path)
     smtp.start()
     workers = []
     try:
-        ids = queue_mails(postgres_url, 60)
+        queue_mails(postgres_url, 0)  # (the schema, and an empty queue)
         workers = [start(postgres_url, smtp.port, tmp_path / f"w{i}.log") for i in range(2)]
+        ids = queue_mails(postgres_url, 60)  # both workers are polling
         assert wait_for(lambda: sum(delivered(inbox).values()) >= 60, 90)
         time.sleep(2 * LEASE)  # nothing more comes
         got = delivered(inbox)
@@ -236,8 +237,8 @@ def test_a_turn_at_one_worker_is_mailed_once_and_listed_at_the_other(postgres_ur
         workers = [start(postgres_url, smtp.port, tmp_path / f"w{i}.log") for i in range(2)]
         a, b = (f"http://127.0.0.1:{w.port}" for w in workers)
         with httpx.Client(base_url=a, timeout=30) as ann, httpx.Client(base_url=b, timeout=30) as bob:
-            assert ann.post("/api/me", json={"name": "Ann"}).status_code == 200
-            assert bob.post("/api/me", json={"name": "Bob"}).status_code == 200
+            assert ann.post("/api/me", json={"name": "Tam"}).status_code == 200
+            assert bob.post("/api/me", json={"name": "Uli"}).status_code == 200
             assert bob.put("/api/me/mail", json={"address": "bob@example.org"}).status_code == 200
             token = token_of(inbox.wait("Confirm your e-mail", timeout=60)[0], "/mail/confirm")
             assert ann.post("/api/mail/confirm", json={"token": token}).status_code == 200

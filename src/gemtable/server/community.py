@@ -340,8 +340,8 @@ class Community(TableHooks):
                       others: dict[str, list[str]], actor: str | None) -> None:
         try:
             queued = await self.db(self.record_turns, table_id, game_id, version, movers, present, others, actor)
-        except Exception:
-            log.exception("turn alerts of table %s failed", table_id)
+        except Exception as exc:  # (named by its type only: a message could hold an address)
+            log.error("turn alerts of table %s failed (%s)", table_id, type(exc).__name__)
             return
         if queued:
             self.sender.wake()
@@ -510,6 +510,8 @@ class Community(TableHooks):
                                retry_after=3600)
             key = secrets.token_urlsafe(18)
             addr = s.get(MailAddressRow, player.id)
+            if addr is not None and addr.address == address and addr.confirmed:
+                return  # the same, confirmed address: nothing to do
             if addr is None:
                 addr = MailAddressRow(player_id=player.id, address=address, key=key, confirmed=False, mode="move",
                                       invites=True, created_at=now)

@@ -193,7 +193,9 @@ def normalize_url(url: str) -> str:
 class Database:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalize_url(url or default_db_url())
-        kwargs: dict[str, Any] = {"future": True}
+        # hide_parameters: a database error's message (logged) never holds a row's values, such as
+        # a player's e-mail address
+        kwargs: dict[str, Any] = {"future": True, "hide_parameters": True}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         # PostgreSQL: no pool_pre_ping (a round trip before every transaction).  A database that
