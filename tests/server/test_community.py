@@ -485,3 +485,22 @@ def test_a_blocked_player_does_not_see_the_blockers_chat(mclient):
     time.sleep(0.3)
     with seat_socket(mclient, tid, bob_token) as b:
         assert "secret plan" in [line["text"] for line in b.receive_json()["chat"]]
+
+
+def test_a_guest_logging_in_keeps_its_follows_blocks_address_and_turns(mclient, smtp):
+    ann, bob, tid, _, _ = started_table(mclient)
+    acct = named(mclient, "Acct", host="203.0.113.30")
+    assert acct.post("/api/account/register", json={"password": "correct horse"}).status_code == 200
+    assert acct.post("/api/me/follows", json={"name": "Ann"}).status_code == 200
+    confirmed(mclient, bob, "bob@example.org", smtp.inbox)
+    assert bob.post("/api/me/follows", json={"name": "Ann"}).status_code == 200
+    assert bob.post("/api/me/blocks", json={"name": "Acct"}).status_code == 200  # (dropped: that is himself now)
+    join(bob, tid)
+    assert wait_for(lambda: [t["table"] for t in ann.get("/api/me/turns").json()["turns"]] == [tid])
+    # the guest Bob logs in to the account: one player, everything kept, nothing twice
+    r = bob.post("/api/account/login", json={"name": "Acct", "password": "correct horse"})
+    assert r.status_code == 200, r.text
+    assert bob.get("/api/me/friends").json() == {"friends": [{"name": "Ann", "online": True, "tables": []}],
+                                                 "blocked": []}
+    assert bob.get("/api/me/mail").json()["address"] == "bob@example.org"
+    assert [t["table"] for t in bob.get("/api/me/turns").json()["turns"]] == [tid]

@@ -655,6 +655,33 @@ class Community(TableHooks):
         return [{"name": name, "online": seen is not None and now - seen < ONLINE_FOR,
                  "tables": tables.get(pid, [])[:10]} for pid, name, seen in rows]
 
+    def merge(self, guest: str, account: str) -> None:
+        """(A database thread) A guest logged in to an account: its follows, blocks, invitations,
+        turns and (when the account has none) its address become the account's."""
+        with self.m.db.session() as s:
+            for kind, cols in ((FollowRow, ("follower", "followed")), (BlockRow, ("blocker", "blocked")),
+                               (SeatInviteRow, ("to_player", "from_player")), (TurnRow, ("player_id",))):
+                for col in cols:
+                    for row in list(s.scalars(select(kind).where(getattr(kind, col) == guest))):
+                        values = {c.name: getattr(row, c.name) for c in kind.__table__.columns}
+                        values[col] = account
+                        s.delete(row)
+                        s.flush()
+                        pk = tuple(values[c.name] for c in kind.__table__.primary_key.columns)
+                        if s.get(kind, pk) is None and len({values.get(c) for c in cols}) == len(cols):
+                            s.add(kind(**values))  # (not a follow or block of oneself, not twice)
+                        s.flush()
+            mine = s.get(MailAddressRow, account)
+            theirs = s.get(MailAddressRow, guest)
+            if theirs is not None:
+                values = {c.name: getattr(theirs, c.name) for c in MailAddressRow.__table__.columns}
+                s.delete(theirs)
+                s.flush()
+                if mine is None:
+                    s.add(MailAddressRow(**dict(values, player_id=account)))
+            s.execute(delete(OnlineRow).where(OnlineRow.player_id == guest))
+            s.commit()
+
     # -- invitations --------------------------------------------------------------------------
     def may_join(self, table: LiveTable, player_id: str) -> None:
         """Refuse (403) a player blocked by anyone seated at the table or by its host."""
