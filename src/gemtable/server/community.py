@@ -20,7 +20,9 @@ An address is shown to its owner only, and never logged.  Player names in mails 
 
 Friends: following is one-way (a friend is someone you follow); a page that asks for the "your
 turn" list marks its player online for ``ONLINE_FOR``.  Blocking a player: they cannot join a
-table where you sit, invite you, or follow you (a follow is dropped both ways).
+table where you sit, invite you, or follow you (a follow is dropped both ways), and their seat
+at a table you share does not get your chat lines (``hidden_from``; spectators are not known by
+name).  A guest who logs in to an account brings all of this along (``merge``).
 """
 
 from __future__ import annotations
