@@ -147,7 +147,9 @@ class InPlay(Clockwork, TableHooks):
             msg["clock"] = msg["table"].get("clock") or play.public(self.now())
         msg["can_undo"] = viewer is not None and undo_check(table, viewer)[1] is None
         if reset:
-            msg["chat"] = list(rec(table).chat or ())
+            lines = rec(table).chat or ()
+            msg["chat"] = [line for line in lines if viewer is None
+                           or viewer not in self.m.hooks.hidden_from(table, line.get("seat"))]
 
     def result(self, table: LiveTable, result: dict[str, Any]) -> None:
         self.result_extras(table, result)
@@ -408,7 +410,8 @@ class InPlay(Clockwork, TableHooks):
         self.play(table)
         for line in lines:
             rec(table).chat.append(line)
-            push_all(table, {"type": "chat", "line": line})
+            # (a seat whose player was blocked by the line's author does not get it)
+            push_all(table, {"type": "chat", "line": line}, self.m.hooks.hidden_from(table, line.get("seat")))
 
     async def system_line(self, table: LiveTable, text: str) -> dict[str, Any]:
         """A system line (public facts only), stored then sent: for joins, leaves and the like."""

@@ -396,6 +396,7 @@ class TableManager:
             self.bots.tell(table, index, seat, action, movers, events)
         self.broadcast(table)
         self.wake_bots(table)
+        self.hooks.moved(table, index + 1)  # turn alerts
         if table.over:
             self.hooks.finished(table)  # ratings
         return events

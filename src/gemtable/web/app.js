@@ -8,6 +8,7 @@ import * as generic from "./generic.js";
 import * as online from "./online.js"; // players, lobby seats, chat, clocks, connection (online.js)
 import * as motion from "./motion.js";
 import { lobbyList } from "./lobbylist.js";
+import * as community from "./community.js"; // your turn, notifications, friends, mail settings (community.js)
 
 const app = document.getElementById("app");
 let games = [];
@@ -188,9 +189,10 @@ async function route() {
     if ((m = path.match(/^\/table\/([A-Za-z0-9_-]+)/))) await playPage(m[1]);
     else if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)/))) await replayPage(m[1]);
     else if ((m = path.match(/^\/rules\/([A-Za-z0-9_-]+)/))) await rulesPage(m[1]);
-    else if (path === "/me") cleanup = await online.myGamesPage(app);
+    else if (path === "/me") { cleanup = await online.myGamesPage(app); community.myGamesExtras(app); }
     else if ((m = path.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]+))?\/?$/))) cleanup = await online.leaderboardPage(app, m[1]);
-    else if ((m = path.match(/^\/players\/([^/]+)$/))) cleanup = await online.profilePage(app, decodeURIComponent(m[1]));
+    else if ((m = path.match(/^\/players\/([^/]+)$/))) { cleanup = await online.profilePage(app, decodeURIComponent(m[1])); community.profileExtras(app, decodeURIComponent(m[1])); }
+    else if ((m = await community.page(app, path)) !== false) cleanup = m;
     else await lobbyPage();
   } catch (err) {
     app.replaceChildren(h("section", { class: "panel" }, [h("h2", { text: "Something went wrong" }), h("p", { text: String(err.message || err) }), h("a", { href: "/", "data-link": "", text: "Back to the lobby" })]));
@@ -730,6 +732,7 @@ async function playPage(tableId) {
           if (await post("leave")) { localStorage.removeItem(`gt.tokens.${tableId}`); navigate("/"); } else leaving = false;
         } })]) : null,
       host ? invitesBox : null,
+      community.inviteBox(tableId, t, msg.seat !== null && Boolean(t.seats[msg.seat].player)),
     ].filter(Boolean));
     if (host) {
       const fill = (list) => { const rows = inviteRows(list); invitesBox.replaceChildren(...(rows.length ? [h("h3", { text: "Invite links" }), h("p", { class: "muted", text: "Each link holds its seat's secret key: send it only to that person." }), ...rows] : [])); };
@@ -1298,6 +1301,7 @@ async function start() {
   games = await api("/api/games");
   gamesById = Object.fromEntries(games.map((g) => [g.id, g]));
   await meLoaded;
+  community.setup();
   document.getElementById("rules-links").replaceChildren(...games.map((g) => h("a", { href: `/rules/${g.id}`, "data-link": "", text: g.title })));
   await route();
 }
