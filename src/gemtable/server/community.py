@@ -166,8 +166,9 @@ class BlockRecord:
 
 
 class TurnRecord:
-    """The players this worker last wrote as the table's movers (None: unknown here, e.g. after
-    another worker changed the table): a move that leaves them as they were writes nothing."""
+    """The players this worker last wrote as the table's movers away from it (None: unknown here,
+    e.g. after another worker changed the table): a move that leaves them as they were writes
+    nothing."""
 
     __slots__ = ("movers",)
 
@@ -196,6 +197,9 @@ class Community(TableHooks):
         self.follow_limiter = RateLimiter(1 / 6, 20)  # follows and blocks, per player
         self.invite_limiter = RateLimiter(1 / 30, 10)  # invitations, per player
         self._seen: dict[str, dt.datetime] = {}
+        # tables held here waiting for a player who is at them (not written to the database):
+        # player id -> {table id: since}
+        self._here: dict[str, dict[str, dt.datetime]] = {}
 
     # -- life -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -329,14 +333,33 @@ class Community(TableHooks):
         if started:
             self._turns_changed(table, table.version, None)
 
+    def presence_lost(self, table: LiveTable, seats: set[int]) -> None:
+        # a player who left the table while it waits for them is now waiting elsewhere: listed, mailed
+        if not table.waiting and not table.over and seats & set(table.state.to_move()):
+            self._turns_changed(table, table.version, None)
+
     def _turns_changed(self, table: LiveTable, version: int, actor: str | None) -> None:
+        """Write who the table waits for among the players not at it.  A player at the table sees
+        their turn there, so a table whose movers are all present writes nothing (a busy table
+        of people playing live costs no database work here); when one of them leaves while it is
+        their turn, ``presence_lost`` writes it then."""
         movers, present = self.movers(table)
+        away = [p for p in movers if p not in present]
+        self._note_here(table.id, present)
         rec = table.record(TurnRecord)
-        if rec.movers == tuple(movers) and actor not in movers:
+        if rec.movers == tuple(away) and actor not in away:
             return  # the same players still to move (bots' moves, another seat's pick): nothing new
-        rec.movers = tuple(movers)
-        others = {p: [s.name for s in table.seats if s.player != p] for p in movers}
-        self._spawn(self._record(table.id, table.game.id, version, movers, present, others, actor))
+        rec.movers = tuple(away)
+        others = {p: [s.name for s in table.seats if s.player != p] for p in away}
+        self._spawn(self._record(table.id, table.game.id, version, away, set(), others, actor))
+
+    def _note_here(self, table_id: str, present: set[str]) -> None:
+        for pid in [p for p, tables in self._here.items() if table_id in tables and p not in present]:
+            del self._here[pid][table_id]
+            if not self._here[pid]:
+                del self._here[pid]
+        for pid in present:
+            self._here.setdefault(pid, {}).setdefault(table_id, utcnow())
 
     async def _record(self, table_id: str, game_id: str, version: int, movers: list[str], present: set[str],
                       others: dict[str, list[str]], actor: str | None) -> None:
@@ -467,6 +490,17 @@ class Community(TableHooks):
             if table is not None and player_id not in self.movers(table)[0]:
                 continue
             out.append(item)
+        listed = {item["table"] for item in out}
+        for table_id, since in list(self._here.get(player_id, {}).items()):
+            table = self.m.tables.get(table_id)
+            if table is None or player_id not in self.movers(table)[0]:
+                self._here.get(player_id, {}).pop(table_id, None)  # moved on, or no longer held here
+                continue
+            if table_id in listed:
+                continue
+            out.append({"table": table_id, "game": table.game.id, "title": game_title(table.game.id),
+                        "since": since.isoformat() + "Z",
+                        "others": [s.name for s in table.seats if s.player != player_id]})
         return out
 
     async def seen(self, player_id: str) -> None:
