@@ -211,7 +211,8 @@ class Encoder:
 
     def __init__(self, game: Game, capacity: int = 1) -> None:
         self.game = game
-        self.buf = np.zeros((capacity, learned.input_size(game)), np.float32)
+        width = learned.input_size(game) if game.observation_layout is not None else 0
+        self.buf = np.zeros((capacity, width), np.float32)
 
     def rows(self, items: list[tuple[State, int]]) -> np.ndarray:
         if len(items) > len(self.buf):
@@ -222,10 +223,18 @@ class Encoder:
         return self.buf[:len(items)]
 
 
-def judge(net: PolicyValueNet, encoder: Encoder,
+def judge(net: PolicyValueNet | None, encoder: Encoder,
           items: list[tuple[State, int]]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
     """(policy logits, every seat's share of the win in seat order, input rows) of positions
-    ``(state, seat to move)`` in one batch."""
+    ``(state, seat to move)`` in one batch.  Without a network (a game with no observation
+    layout to read) the policy is uniform and the value the untrained network's: a softmax
+    of every seat's heuristic, scaled by the largest, times ``SHARPNESS``."""
+    if net is None:
+        values = []
+        for state, _ in items:
+            heur = np.asarray(learned.heuristics(state), np.float64)
+            values.append(softmax(SHARPNESS * heur / max(1.0, float(np.max(np.abs(heur))))))
+        return np.zeros((len(items), len(encoder.game.actions))), values, encoder.buf[:0]
     x = encoder.rows(items)
     policy, shares = net.evaluate(x)
     values = []
@@ -322,10 +331,13 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
     done = 0
     for r in range(rounds):
         left = simulations - done
-        per = max(1, left // (len(remaining) * (rounds - r)))
+        if r == rounds - 1:  # the last round takes what is left
+            per = math.ceil(left / len(remaining))
+        else:
+            per = max(1, left // (len(remaining) * (rounds - r)))
         for _ in range(per):
             for i in remaining:
-                if done >= simulations and r > 0:
+                if done >= simulations:
                     break
                 yield from _simulate(state, seat, root, legal[i], rng, c_visit, c_scale)
                 done += 1
@@ -411,7 +423,11 @@ class GumbelBot(Bot):
         self._encoder: Encoder | None = None
         self._per_sim: float | None = None  # seconds per simulation so far (the seconds budget)
 
-    def net(self, game: Game, num_players: int) -> PolicyValueNet:
+    def net(self, game: Game, num_players: int) -> PolicyValueNet | None:
+        """The network for ``game`` at tables of ``num_players`` (None for a game without an
+        observation layout: then the untrained network's judgement, see :func:`judge`)."""
+        if game.observation_layout is None:
+            return None
         key = (game.id, num_players)
         if key not in self._nets:
             path = self.params.get("weights")
@@ -422,7 +438,8 @@ class GumbelBot(Bot):
         return self._nets[key]
 
     def weights_fingerprint(self, game: Any, num_players: int) -> str | None:
-        return self.net(game, num_players).fingerprint()
+        net = self.net(game, num_players)
+        return None if net is None else net.fingerprint()
 
     def budget(self) -> int:
         if self.seconds is None:
@@ -446,7 +463,7 @@ class GumbelBot(Bot):
         return result.action
 
 
-def drive(gen: Generator[Request, Reply, SearchResult], net: PolicyValueNet, encoder: Encoder) -> SearchResult:
+def drive(gen: Generator[Request, Reply, SearchResult], net: PolicyValueNet | None, encoder: Encoder) -> SearchResult:
     """Run one search to its end, judging its positions one at a time."""
     try:
         request = next(gen)
