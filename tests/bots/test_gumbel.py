@@ -30,7 +30,7 @@ def test_untrained_network_is_a_uniform_policy_and_the_heuristic_value(gid):
     for n in (2, max(game.player_counts)):
         state = _position(game, n)
         seat = state.to_move()[0]
-        policy, values, x = gumbel.judge(net, gumbel.Encoder(game), [(state, seat)])
+        policy, values, _x = gumbel.judge(net, gumbel.Encoder(game), [(state, seat)])
         assert np.allclose(policy[0], 0.0)
         assert values[0].shape == (n,) and abs(values[0].sum() - 1) < 1e-5
         heur = learned.heuristics(state)

@@ -248,7 +248,7 @@ def judge(net: PolicyValueNet | None, encoder: Encoder,
 class Node:
     """A decision of ``mover`` in the open-loop tree: its network output and action statistics."""
 
-    __slots__ = ("mover", "logits", "value", "visits", "total", "children")
+    __slots__ = ("children", "logits", "mover", "total", "value", "visits")
 
     def __init__(self, mover: int, logits: np.ndarray, value: np.ndarray) -> None:
         self.mover = mover
@@ -299,7 +299,7 @@ class SearchResult:
     """What a root search found: the action to play, the improved policy over the legal
     action ids (the training target), the root's network value and the simulations run."""
 
-    __slots__ = ("action", "ids", "policy", "value", "simulations")
+    __slots__ = ("action", "ids", "policy", "simulations", "value")
 
     def __init__(self, action: Action, ids: list[int], policy: np.ndarray, value: np.ndarray,
                  simulations: int) -> None:

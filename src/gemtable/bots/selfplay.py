@@ -415,7 +415,7 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
     no new generation may start; returns the final manifest."""
     s = settings
     t0 = time.perf_counter()
-    width, seats, actions = gumbel.sizes(game)
+    width, seats, _actions = gumbel.sizes(game)
     if path.exists() and not fresh:
         net, extra = gumbel.read(game, path)
         weights, manifest = dict(net.weights), dict(net.manifest)
@@ -461,7 +461,7 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
         net = gumbel.PolicyValueNet(game, weights, manifest)
         record: dict[str, Any] = {
             "generation": gen, "command": command, "games": played.games, "first_game": first,
-            "players": list(s.players), "decisions": played.decisions, "rows": int(len(played.x)),
+            "players": list(s.players), "decisions": played.decisions, "rows": len(played.x),
             "simulations_per_move": s.simulations, "simulations": played.simulations, "k": s.k,
             "buffer_rows": len(buf), "train_steps": steps, "batch": s.batch, "lr": s.lr, "l2": s.l2,
             "trainer": "numpy" if device is None else f"torch:{device}",
