@@ -108,7 +108,7 @@ def test_sigma_and_completed_q():
     ids = [0, 1, 2]
     probs = np.full(3, 1 / 3)
     assert np.allclose(gumbel.completed_q(node, ids, probs), 0.4)  # nothing visited: the value
-    node.visits[1], node.total[1] = 2, np.array([1.6, 0.4])  # q(1) = 0.8
+    node.visits[1], node.total[1] = 2, 1.6  # q(1) = 0.8
     q = gumbel.completed_q(node, ids, probs)
     assert q[1] == pytest.approx(0.8)
     assert q[0] == q[2] == pytest.approx((0.4 + 2 * 0.8) / 3)  # v_mix

@@ -246,7 +246,9 @@ def judge(net: PolicyValueNet | None, encoder: Encoder,
 
 # -- the search -------------------------------------------------------------------------------
 class Node:
-    """A decision of ``mover`` in the open-loop tree: its network output and action statistics."""
+    """A decision of ``mover`` in the open-loop tree: its network output and, over the whole
+    action space, each action's visits and summed value for the mover (arrays, so the
+    selection is a few vector operations whatever the number of legal actions)."""
 
     __slots__ = ("children", "logits", "mover", "total", "value", "visits")
 
@@ -254,41 +256,36 @@ class Node:
         self.mover = mover
         self.logits = logits  # policy logits over the whole action space
         self.value = value  # the network's value per seat
-        self.visits: dict[int, int] = {}
-        self.total: dict[int, np.ndarray] = {}  # summed value per seat after each action
+        self.visits = np.zeros(len(logits))
+        self.total = np.zeros(len(logits))
         self.children: dict[int, Node] = {}
 
-    def q(self, aid: int) -> float:
-        return float(self.total[aid][self.mover]) / self.visits[aid]
 
-
-def completed_q(node: Node, ids: list[int], probs: np.ndarray) -> np.ndarray:
+def completed_q(node: Node, ids: Any, probs: np.ndarray) -> np.ndarray:
     """Each action's mean value for the mover; unvisited ones get ``v_mix`` (the network's
     value blended with the prior-weighted mean of the visited actions' values)."""
-    visited = [i for i, a in enumerate(ids) if node.visits.get(a)]
+    visits = node.visits[ids]
+    seen = visits > 0
     v = float(node.value[node.mover])
-    if visited:
-        n = sum(node.visits[ids[i]] for i in visited)
-        mass = float(sum(probs[i] for i in visited))
-        mean = sum(probs[i] * node.q(ids[i]) for i in visited) / max(mass, 1e-12)
-        v = (v + n * mean) / (1 + n)
-    q = np.full(len(ids), v)
-    for i in visited:
-        q[i] = node.q(ids[i])
-    return q
+    if not seen.any():
+        return np.full(len(visits), v)
+    q = np.divide(node.total[ids], visits, out=np.zeros(len(visits)), where=seen)
+    mass = float(probs[seen].sum())
+    mean = float((probs * q)[seen].sum()) / max(mass, 1e-12)
+    n = float(visits.sum())
+    v = (v + n * mean) / (1 + n)
+    return np.where(seen, q, v)
 
 
-def sigma(q: np.ndarray, max_visits: int, c_visit: float, c_scale: float) -> np.ndarray:
+def sigma(q: np.ndarray, max_visits: float, c_visit: float, c_scale: float) -> np.ndarray:
     return (c_visit + max_visits) * c_scale * q
 
 
-def improved_policy(node: Node, ids: list[int], c_visit: float, c_scale: float) -> np.ndarray:
+def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> np.ndarray:
     """``softmax(logits + sigma(completed q))`` over the actions ``ids``."""
     logits = node.logits[ids]
-    probs = softmax(logits)
-    q = completed_q(node, ids, probs)
-    most = max((node.visits.get(a, 0) for a in ids), default=0)
-    return softmax(logits + sigma(q, most, c_visit, c_scale))
+    q = completed_q(node, ids, softmax(logits))
+    return softmax(logits + sigma(q, float(node.visits[ids].max()), c_visit, c_scale))
 
 
 Request = tuple[State, int]
@@ -344,12 +341,12 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
         if len(remaining) > 1:
             probs = softmax(root_logits)
             q = completed_q(root, ids, probs)
-            most = max(root.visits.values(), default=0)
+            most = float(root.visits.max())
             score = g + root_logits + sigma(q, most, c_visit, c_scale)
             remaining = sorted(remaining, key=lambda i: -score[i])[:max(1, math.ceil(len(remaining) / 2))]
     probs = softmax(root_logits)
     q = completed_q(root, ids, probs)
-    most = max(root.visits.values(), default=0)
+    most = float(root.visits.max())
     score = g + root_logits + sigma(q, most, c_visit, c_scale)
     best = max(remaining, key=lambda i: score[i])
     target = softmax(root_logits + sigma(q, most, c_visit, c_scale))
@@ -383,20 +380,16 @@ def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_vi
         if len(legal) == 1:
             action = legal[0]
         else:
-            lids = [a.id for a in legal]
+            lids = np.fromiter((a.id for a in legal), np.intp, len(legal))
             pi = improved_policy(node, lids, c_visit, c_scale)
-            n = sum(node.visits.get(a, 0) for a in lids)
-            counts = np.array([node.visits.get(a, 0) for a in lids], np.float64)
-            action = legal[int(np.argmax(pi - counts / (1 + n)))]
+            counts = node.visits[lids]
+            action = legal[int(np.argmax(pi - counts / (1 + counts.sum())))]
         aid = action.id
         path.append((node, aid))
         det.step(mover, action)
     for n_, a in path:
-        n_.visits[a] = n_.visits.get(a, 0) + 1
-        if a in n_.total:
-            n_.total[a] += value
-        else:
-            n_.total[a] = value.copy()
+        n_.visits[a] += 1
+        n_.total[a] += value[n_.mover]
 
 
 # -- the bot ----------------------------------------------------------------------------------
