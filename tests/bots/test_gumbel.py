@@ -221,7 +221,9 @@ def test_checkpoints_resume_where_the_last_run_stopped(tmp_path):
     net2, extra = gumbel.read(game, path)
     assert net2.fingerprint() != net.fingerprint()
     assert len(extra["replay_x"]) == rows1 + gens[1]["rows"]
-    assert int(extra["adam_t"][0]) == steps1 + gens[1]["train_steps"]
+    assert int(extra["adam_t"][0]) == steps1 + gens[1]["kept_steps"]
+    assert gens[1]["held_out_games"] == 1 and gens[1]["held_out_rows"] > 0
+    assert 0 <= gens[1]["kept_steps"] <= gens[1]["train_steps"]
     assert not path.with_name(path.name + ".tmp").exists()
     # the network of a checkpoint plays as a bot
     bot = make_bot(f"gumbel:simulations=4,weights={path}", seed=1)
@@ -262,3 +264,21 @@ def test_torch_trainer_matches_numpy():
     start = selfplay.Trainer(weights).losses(game, buf.x, target, mask, buf.v)
     assert theirs[0] < start[0]
     assert int(tstate["adam_t"][0]) == 5
+
+
+def test_early_stopping_keeps_the_network_that_predicts_held_out_games_best(tmp_path):
+    """A learning rate that wrecks the network: the held-out games are predicted worst after
+    training, so the generation keeps its start."""
+    game = get_game("splendor")
+    path = tmp_path / "ck.npz"
+    settings = selfplay.Settings(games=10, simulations=4, hidden=(16, 16), eval_games=0, trainer="numpy",
+                                 lr=3.0, play_batch=10)
+    manifest = selfplay.train(game, path, settings, generations=1, log=lambda _: None)
+    record = manifest["generations"][0]
+    assert record["held_out_games"] == 1 and record["held_out_rows"] > 0
+    assert record["kept_steps"] == 0 and record["held_out_after"] == record["held_out_before"]
+    net, extra = gumbel.read(game, path)
+    assert np.all(net.weights["wp"] == 0) and int(extra.get("adam_t", [0])[0]) == 0
+    settings.lr = 1e-3
+    record = selfplay.train(game, path, settings, generations=1, log=lambda _: None)["generations"][1]
+    assert sum(record["held_out_after"]) <= sum(record["held_out_before"])

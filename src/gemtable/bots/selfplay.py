@@ -116,6 +116,7 @@ class _Game:
     root: bool = False
     seat: int = 0
     steps: int = 0
+    index: int = 0
 
 
 @dataclass
@@ -129,6 +130,12 @@ class Played:
     games: int
     decisions: int
     simulations: int
+    game_of: np.ndarray  # each row's game, an index into the deals
+
+    def rows(self, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
+        """The arrays of the rows where ``keep`` is true, in :meth:`Replay.add`'s order."""
+        where = np.flatnonzero(keep)
+        return self.x[where], self.v[where], [self.ids[i] for i in where], [self.probs[i] for i in where]
 
 
 def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int]], simulations: int,
@@ -139,9 +146,9 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
     seats = max(game.player_counts)
     encoder = gumbel.Encoder(game, batch)
     limit = int(game.extra.get("max_steps", 20_000))
-    xs, vs, ids_all, probs_all = [], [], [], []
+    xs, vs, ids_all, probs_all, game_of = [], [], [], [], []
     decisions = sims = 0
-    pending = list(deals)
+    pending = list(enumerate(deals))
     active: list[_Game] = []
 
     def start(g: _Game) -> bool:
@@ -167,14 +174,15 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
             target = np.zeros(seats, np.float32)
             target[:n] = np.roll(shares, -seat)
             xs.append(row)
+            game_of.append(g.index)
             vs.append(target)
             ids_all.append(ids)
             probs_all.append(probs)
 
     while pending or active:
         while pending and len(active) < batch:
-            n, seed = pending.pop(0)
-            g = _Game(game.new(n, seed), Rng(seed * 31 + 7), np.random.default_rng([seed, 1]))
+            index, (n, seed) = pending.pop(0)
+            g = _Game(game.new(n, seed), Rng(seed * 31 + 7), np.random.default_rng([seed, 1]), index=index)
             if start(g):
                 active.append(g)
             else:
@@ -204,7 +212,7 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
         active = still
     width = learned.input_size(game)
     return Played(np.array(xs, np.float32).reshape(-1, width), np.array(vs, np.float32).reshape(-1, seats),
-                  ids_all, probs_all, len(deals), decisions, sims)
+                  ids_all, probs_all, len(deals), decisions, sims, np.array(game_of, np.int64))
 
 
 # -- training -------------------------------------------------------------------------------------
@@ -262,6 +270,10 @@ class Trainer(learned.Adam):
         idx = np.arange(max(0, len(buf) - rows), len(buf))
         target, mask = buf.policy(idx, len(game.actions))
         return self.losses(game, buf.x[idx], target, mask, buf.v[idx])
+
+
+def sum_loss(losses: tuple[float, float] | None, value_weight: float) -> float:
+    return float("inf") if losses is None else losses[0] + value_weight * losses[1]
 
 
 def _xent(logits: np.ndarray, target: np.ndarray) -> float:
@@ -444,28 +456,60 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
         played = self_play(game, previous, deals, s.simulations, s.k, s.play_batch)
         if not manifest["generations"] and not buf:
             learned.fit_normalisation(weights, played.x)  # from the first data, kept afterwards
-        buf.add(played.x, played.v, played.ids, played.probs)
+        # the generation's last tenth of games is held out: early stopping keeps the weights
+        # that predict them best (the untrained start included), then they join the buffer
+        hold = max(1, played.games // 10) if played.games >= 2 else 0
+        held = played.game_of >= played.games - hold
+        buf.add(*played.rows(~held))
         buf.keep_last(s.buffer)
+        val = Replay(width, seats)
+        val.add(*played.rows(held))
         steps = s.steps or max(1, math.ceil(2 * len(played.x) / s.batch))
-        trainer = Trainer(weights, s.lr, s.l2, s.value_weight)
-        trainer.restore(adam)
-        before = trainer.evaluate(game, buf)
-        if device is None:
-            trainer.fit(game, buf, steps, s.batch, np.random.default_rng([manifest["seed"], gen]))
-            weights, adam = dict(trainer.w), trainer.state()
-        else:
-            weights, adam = fit_torch(game, weights, adam, buf, steps, s.batch, s.lr, s.l2, s.value_weight,
-                                      manifest["seed"] * 1000 + gen, device)
-            trainer = Trainer(weights, s.lr, s.l2, s.value_weight)
-        after = trainer.evaluate(game, buf)
+        chunks = min(steps, 8) if len(val) else 1
+        base_seed = int(manifest["seed"]) * 100_003 + gen
+
+        def held_out(w: dict[str, np.ndarray], val: Replay = val) -> tuple[float, float]:
+            return Trainer(w, value_weight=s.value_weight).evaluate(game, val, rows=len(val))
+
+        def fit(w, a, n, part, base_seed=base_seed):
+            if device is not None:
+                return fit_torch(game, w, a, buf, n, s.batch, s.lr, s.l2, s.value_weight, base_seed * 16 + part,
+                                 device)
+            trainer = Trainer(w, s.lr, s.l2, s.value_weight)
+            trainer.restore(a)
+            trainer.fit(game, buf, n, s.batch, np.random.default_rng([base_seed, part]))
+            return dict(trainer.w), trainer.state()
+
+        before = Trainer(weights, value_weight=s.value_weight).evaluate(game, buf)
+        held_before = held_out(weights) if len(val) else None
+        best = (sum_loss(held_before, s.value_weight), 0, weights, adam) if len(val) else None
+        done_steps = 0
+        for part in range(chunks):
+            n = steps * (part + 1) // chunks - steps * part // chunks
+            weights, adam = fit(weights, adam, n, part)
+            done_steps += n
+            if best is not None:
+                loss = sum_loss(held_out(weights), s.value_weight)
+                if loss < best[0]:
+                    best = (loss, done_steps, weights, adam)
+        kept = steps
+        if best is not None and best[1] < steps:
+            _, kept, weights, adam = best
+        held_after = held_out(weights) if len(val) else None
+        after = Trainer(weights, value_weight=s.value_weight).evaluate(game, buf)
+        buf.add(*played.rows(held))
+        buf.keep_last(s.buffer)
         net = gumbel.PolicyValueNet(game, weights, manifest)
         record: dict[str, Any] = {
             "generation": gen, "command": command, "games": played.games, "first_game": first,
             "players": list(s.players), "decisions": played.decisions, "rows": len(played.x),
             "simulations_per_move": s.simulations, "simulations": played.simulations, "k": s.k,
-            "buffer_rows": len(buf), "train_steps": steps, "batch": s.batch, "lr": s.lr, "l2": s.l2,
-            "trainer": "numpy" if device is None else f"torch:{device}",
+            "buffer_rows": len(buf), "train_steps": steps, "kept_steps": kept, "batch": s.batch,
+            "lr": s.lr, "l2": s.l2, "trainer": "numpy" if device is None else f"torch:{device}",
             "loss_before": [round(v, 5) for v in before], "loss_after": [round(v, 5) for v in after],
+            "held_out_games": hold, "held_out_rows": len(val),
+            "held_out_before": None if held_before is None else [round(v, 5) for v in held_before],
+            "held_out_after": None if held_after is None else [round(v, 5) for v in held_after],
         }
         if s.eval_games:
             sims = s.eval_simulations or s.simulations
@@ -486,7 +530,11 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
                     "generations": [*manifest["generations"], record]}
         size = save(path, weights, manifest, {**adam, **buf.arrays()})
         line = (f"generation {gen}: {played.games} games, {len(played.x)} rows, {played.simulations} simulations, "
-                f"{cpu:.2f} CPU min; loss policy {before[0]:.3f}->{after[0]:.3f}, value {before[1]:.3f}->{after[1]:.3f}")
+                f"{cpu:.2f} CPU min; kept {kept} of {steps} steps; loss policy {before[0]:.3f}->{after[0]:.3f}, "
+                f"value {before[1]:.3f}->{after[1]:.3f}")
+        if held_before is not None and held_after is not None:
+            line += (f"; held out ({hold} games) policy {held_before[0]:.3f}->{held_after[0]:.3f}, "
+                     f"value {held_before[1]:.3f}->{held_after[1]:.3f}")
         if s.eval_games:
             line += f"; vs previous {record['vs_previous']:.0%}, vs {s.eval_bot} {record['vs_baseline']:.0%}"
         log(line + f"; wrote {path} ({size} bytes)")
