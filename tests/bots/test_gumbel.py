@@ -278,7 +278,7 @@ def test_early_stopping_keeps_the_network_that_predicts_held_out_games_best(tmp_
     assert record["held_out_games"] == 1 and record["held_out_rows"] > 0
     assert record["kept_steps"] == 0 and record["held_out_after"] == record["held_out_before"]
     net, extra = gumbel.read(game, path)
-    assert np.all(net.weights["wp"] == 0) and int(extra.get("adam_t", [0])[0]) == 0
+    assert np.all(net.weights["wp"] == 0) and int(extra["adam_t"][0]) == 0
     settings.lr = 1e-3
     record = selfplay.train(game, path, settings, generations=1, log=lambda _: None)["generations"][1]
     assert sum(record["held_out_after"]) <= sum(record["held_out_before"])

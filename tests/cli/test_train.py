@@ -205,8 +205,8 @@ def test_training_with_a_labelling_search(tmp_path):
 
 
 # -- --method gumbel: self-play policy iteration -------------------------------------------------
-GUMBEL_TINY = ["--method", "gumbel", "--games", "3", "--simulations", "4", "--hidden", "16,16",
-               "--eval-games", "1", "--eval-bot", "random", "--trainer", "numpy"]
+GUMBEL_TINY = ["--method", "gumbel", "--games", "3", "--simulations", "4", "--hidden", "16,16", "--steps", "30",
+               "--lr", "3e-3", "--eval-games", "1", "--eval-bot", "random", "--trainer", "numpy"]
 
 
 def test_gumbel_trains_a_tiny_model_through_two_generations_and_resumes(tmp_path):
@@ -225,6 +225,9 @@ def test_gumbel_trains_a_tiny_model_through_two_generations_and_resumes(tmp_path
         assert 0.0 <= record["vs_previous"] <= 1.0 and record["baseline"] == "random"
         assert record["loss_after"][0] > 0
     assert {"adam_t", "replay_x", "replay_ids"} <= set(extra)
+    # the network learned: early stopping kept training steps, and the policy head moved off zero
+    assert int(extra["adam_t"][0]) == sum(r["kept_steps"] for r in man["generations"]) > 0
+    assert np.any(net.weights["wp"] != 0)
     # the same command with --minutes continues the checkpoint: one more generation at least
     out = _train("splendor", *GUMBEL_TINY, "--minutes", "0.001", "--seed", "3", "--out", str(path)).output
     assert "continuing" in out and "generation 3:" in out

@@ -495,6 +495,8 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
         kept = steps
         if best is not None and best[1] < steps:
             _, kept, weights, adam = best
+        if not adam:  # nothing kept yet: a fresh optimiser's state (step 0), so a checkpoint always has one
+            adam = Trainer(weights).state()
         held_after = held_out(weights) if len(val) else None
         after = Trainer(weights, value_weight=s.value_weight).evaluate(game, buf)
         buf.add(*played.rows(held))
