@@ -240,6 +240,7 @@ def test_play_needs_no_deep_learning_framework():
     assert out.strip() == "[]"
 
 
+@pytest.mark.torch
 def test_torch_trainer_matches_numpy():
     pytest.importorskip("torch")
     game = get_game("sintra")
