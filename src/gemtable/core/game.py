@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterable, Sequence
 
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, OptionError
@@ -54,7 +53,7 @@ class Game:
     id: str
     title: str
     player_counts: tuple[int, ...]
-    state_class: type[State]
+    state_class: type["State"]
     actions: ActionSpace
     options: tuple[Option, ...] = ()
     data_status: str = "complete"  # or "reconstructed" when placeholders are in use
@@ -63,21 +62,21 @@ class Game:
     data: Any = None  # the validated component data
     rules_path: str | None = None  # the game's RULES.md (developer notes, stays in the repository)
     play_path: str | None = None  # the game's PLAY.md: the players' how-to-play shown at the table
-    heuristic: Callable[[State, int], float] | None = None
+    heuristic: Callable[["State", int], float] | None = None
     # Optional evaluation features for learned evaluators (gemtable.bots.learned):
     # value_features(state, player) -> a fixed-length list of floats, one per name in
     # ``value_feature_names``, describing ``player``'s position against the others
     # (e.g. its own figure minus the best other seat's), the same length at every table
     # size.  Computed on whatever state it is given: a search passes its determinization.
-    value_features: Callable[[State, int], list[float]] | None = None
+    value_features: Callable[["State", int], list[float]] | None = None
     value_feature_names: tuple[str, ...] = ()
     # Optional fast path: every seat's value features at once (row ``p`` equal to
     # ``value_features(state, p)``), for games whose rows share most of their work.
-    value_features_all: Callable[[State], list[list[float]]] | None = None
+    value_features_all: Callable[["State"], list[list[float]]] | None = None
     # Optional fast path for a learned evaluator's whole context: (every seat's
     # ``heuristic``, every seat's value features) from one pass, equal to computing them
     # separately, for games whose heuristic and features share their work.
-    value_context: Callable[[State], tuple[list[float], list[list[float]] | None]] | None = None
+    value_context: Callable[["State"], tuple[list[float], list[list[float]] | None]] | None = None
     # Player words for a move's effect: explain(features_before, features_after) -> a few
     # short phrases ("+3 points", "closer to a noble") from the seat's value features
     # (gemtable.core.explain builds one from a table of words).  Hints and reviews use it.
@@ -85,12 +84,12 @@ class Game:
     # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
     # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
     # It runs inside the search on determinized states only.
-    rollout_policy: Callable[[State, int, Rng], Action] | None = None
+    rollout_policy: Callable[["State", int, Rng], Action] | None = None
     render_text: Callable[[dict, int | None], Any] | None = None
     # Optional fixed-length numeric observation for learning adapters:
     # observation(state, player) -> list[float] of length observation_size,
     # computed only from what ``player`` may see.
-    observation: Callable[[State, int], list[float]] | None = None
+    observation: Callable[["State", int], list[float]] | None = None
     observation_size: int = 0
     # Its named layout (gemtable.core.observation.ObservationLayout): every index named,
     # bounded and marked public or private; ``layout.fill(state, player, out)`` writes the
@@ -117,14 +116,14 @@ class Game:
             raise OptionError(f"{self.title} is played by {counts} players, not {num_players}")
 
     # -- states ------------------------------------------------------------
-    def new(self, num_players: int, seed: int = 0, *, rng: Rng | None = None, **options: Any) -> State:
+    def new(self, num_players: int, seed: int = 0, *, rng: Rng | None = None, **options: Any) -> "State":
         """A new game dealt from ``seed``, or from ``rng`` when given (e.g. a
         ``gemtable.core.chance.ChanceRng`` for explicit chance)."""
         self.check_players(num_players)
         opts = self.resolve_options(options)
         return self.state_class.initial(self, num_players, Rng(seed) if rng is None else rng, opts)
 
-    def from_json(self, data: dict[str, Any]) -> State:
+    def from_json(self, data: dict[str, Any]) -> "State":
         return self.state_class.from_json(self, data)
 
     def action_from_json(self, data: Any) -> Action:
@@ -188,18 +187,18 @@ class State:
 
     # -- construction --------------------------------------------------------
     @classmethod
-    def initial(cls, game: Game, num_players: int, rng: Rng, options: dict[str, Any]) -> State:
+    def initial(cls, game: Game, num_players: int, rng: Rng, options: dict[str, Any]) -> "State":
         raise NotImplementedError  # pragma: no cover - abstract
 
     @classmethod
-    def from_json(cls, game: Game, data: dict[str, Any]) -> State:
+    def from_json(cls, game: Game, data: dict[str, Any]) -> "State":
         raise NotImplementedError  # pragma: no cover - abstract
 
     def to_json(self) -> dict[str, Any]:
         """The full state (server side only: includes hidden information and RNG)."""
         raise NotImplementedError  # pragma: no cover - abstract
 
-    def clone(self) -> State:
+    def clone(self) -> "State":
         raise NotImplementedError  # pragma: no cover - abstract
 
     # -- turn flow -------------------------------------------------------------
@@ -322,11 +321,11 @@ class State:
         """JSON-safe observation of ``player`` (None: spectator); no hidden info."""
         raise NotImplementedError  # pragma: no cover - abstract
 
-    def determinize(self, player: int | None, rng: Rng) -> State:
+    def determinize(self, player: int | None, rng: Rng) -> "State":
         """A full state consistent with view(player), hidden parts re-sampled with rng."""
         raise NotImplementedError  # pragma: no cover - abstract
 
-    def search_determinization(self, player: int, rng: Rng) -> State:
+    def search_determinization(self, player: int, rng: Rng) -> "State":
         """A determinization for search: like ``determinize(player, rng)``, but secret
         simultaneous choices that other seats have already made and ``player`` cannot
         see are taken back, so those seats are to move again.
