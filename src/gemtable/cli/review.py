@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from gemtable.core import MatchFileError, Match
+from gemtable.core import Match, MatchFileError
 from gemtable.core.registry import get_game
 
 console = Console(highlight=False)
