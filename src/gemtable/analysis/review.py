@@ -213,3 +213,26 @@ def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
     out = review_states(states, moves, samples, swings, progress)
     out["game"] = match.game_id
     return out
+
+
+# -- a review in a worker process (the server's background queue) ------------------------------
+def quiet_worker(niceness: int = 10) -> None:
+    """Set a review process up to yield the CPU to the server: a lower priority and one
+    BLAS thread (a ``ProcessPoolExecutor`` initializer)."""
+    import os
+
+    try:
+        os.nice(niceness)
+    except (AttributeError, OSError):  # pragma: no cover - not on this platform
+        pass
+    learned.limit_blas_threads(1)
+
+
+def review_json(match: dict[str, Any], samples: int = SAMPLES) -> dict[str, Any]:
+    """:func:`review` of a match file's JSON, with the CPU seconds it took (``seconds``)."""
+    import time
+
+    started = time.process_time()
+    out = review(Match.from_json(match), samples=samples)
+    out["seconds"] = round(time.process_time() - started, 3)
+    return out

@@ -21,7 +21,7 @@ from fastapi import FastAPI
 
 from gemtable.core.registry import all_games
 
-from . import ratings
+from . import ratings, reviews
 from .db import Database
 from .edge import Guard, QuietInvalidText, SafeJSONResponse, SafeStaticFiles, install_error_handlers
 from .inplay import InPlay
@@ -33,6 +33,7 @@ from .routes import games, live, pages, tables
 from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
+from .routes import reviews as reviews_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
 
@@ -101,11 +102,14 @@ def server_gc() -> None:
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
-               bot_workers: int = 1, freeze_gc: bool = False, behind_proxy: bool = False) -> FastAPI:
+               bot_workers: int = 1, freeze_gc: bool = False, behind_proxy: bool = False,
+               review_processes: int = reviews.PROCESSES, review_queue: int = reviews.QUEUE) -> FastAPI:
     """The server application.  ``freeze_gc`` (a server process of its own, as `gemtable serve`
     starts): once started, the process's garbage collector is set up for serving
     (``server_gc``).  ``behind_proxy``: the site's own origin, which alone may change things
-    (origins.py), is the one the proxy forwards (``X-Forwarded-Proto``, ``X-Forwarded-Host``)."""
+    (origins.py), is the one the proxy forwards (``X-Forwarded-Proto``, ``X-Forwarded-Host``).
+    ``review_processes``, ``review_queue``: the game reviews' CPU budget (processes) and how
+    many may wait (reviews.py)."""
     limits = limits or Limits()
 
     @contextlib.asynccontextmanager
@@ -116,11 +120,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         # the features, plugged into the table core in this order (hooks.py)
         inplay = InPlay(manager)  # clocks and stand-in bots, chat, undo, rematch
         rating = ratings.RatingsHooks(manager)
-        for feature in (LobbyHooks(), inplay, rating):
+        review = reviews.Reviews(manager, processes=review_processes, queue=review_queue)
+        for feature in (LobbyHooks(), inplay, rating, review):
             manager.add_hooks(feature)
         app.state.manager = manager
         app.state.inplay = inplay
         app.state.ratings = rating
+        app.state.reviews = review
         all_games()
         # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
         # tables are then taken over through their leases.  One process: resume every table.
@@ -129,6 +135,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             resumed = await manager.resume_all()
             if resumed:
                 log.info("resumed %d unfinished tables", resumed)
+        await review.catch_up()
         rated = await ratings.catch_up(manager)
         if rated:
             log.info("rated %d finished tables", rated)
@@ -178,6 +185,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(players_routes.router)
     app.include_router(lobby_routes.router)
     app.include_router(ratings_routes.router)
+    app.include_router(reviews_routes.router)
     app.include_router(live.router)
     app.mount("/static", SafeStaticFiles(directory=WEB_DIR), name="static")
     app.include_router(pages.router)
