@@ -128,11 +128,7 @@ class Reviews(TableHooks):
     async def close(self) -> None:
         for task in self.tasks:
             task.cancel()
-        for task in self.tasks:
-            try:
-                await task
-            except (asyncio.CancelledError, Exception):  # noqa: PERF203 - shutting down
-                pass
+        await asyncio.gather(*self.tasks, return_exceptions=True)
         if self.pool is not None:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
@@ -213,7 +209,7 @@ class Reviews(TableHooks):
         except concurrent.futures.process.BrokenProcessPool:  # a review process died: start anew
             self.pool = None
             data, error = None, "the review process stopped"
-        except Exception as exc:
-            log.warning("review of table %s failed: %s", table_id, exc)
+        except Exception as exc:  # a game that does not replay, a bug: stored as failed
+            log.exception("review of table %s failed", table_id)
             data, error = None, str(exc)[:400]
         await self.m.run_db(finish, self.m.db, table_id, worker, data, error)
