@@ -7,6 +7,7 @@ import { h, raiseSmallText } from "./svg.js";
 import * as generic from "./generic.js";
 import * as online from "./online.js"; // players, lobby seats, chat, clocks, connection (online.js)
 import * as motion from "./motion.js";
+import { reviewPanel } from "./review.js";
 
 const app = document.getElementById("app");
 let games = [];
@@ -945,8 +946,9 @@ async function replayPage(tableId) {
     r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
     h("p", {}, [h("a", { href: `/api/tables/${tableId}/match`, download: `${t.game}-${tableId}.json`, text: "Download the match file" })]),
   ]);
+  const review = reviewPanel({ tableId, names: nm, go: (n) => go(n) });
   app.replaceChildren(h("div", { class: "play" }, [
-    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [`Replay: `, gameLink(gamesById[t.game] || { id: t.game, title: t.title }), h("span", { class: "muted", text: ` · table ${tableId}` })]), controls, board]),
+    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [`Replay: `, gameLink(gamesById[t.game] || { id: t.game, title: t.title }), h("span", { class: "muted", text: ` · table ${tableId}` })]), controls, board, review.el]),
     h("aside", { class: "side" }, [summary, h("section", { class: "panel log-panel" }, [h("h3", { text: "Game log" }), logBox])]),
   ]));
   const allLog = frames.flatMap((f) => f.log);
@@ -957,10 +959,11 @@ async function replayPage(tableId) {
     const f = frames[i];
     drawBoard(mod, board, { view: f.view, legal: [], seat: null, names: nm, toMove: f.to_move, prompt: null, over: i === frames.length - 1, result: i === frames.length - 1 ? r : null, patterns: patternsOn(), act: () => {}, table: t, mode: "replay" });
     drawLog(logBox, allLog.filter((e) => e.move < i), null, i - 1);
+    review.mark(i);
   }
   const keys = (e) => { if (e.key === "ArrowLeft") go(i - 1); else if (e.key === "ArrowRight") go(i + 1); };
   document.addEventListener("keydown", keys);
-  cleanup = () => document.removeEventListener("keydown", keys);
+  cleanup = () => { document.removeEventListener("keydown", keys); review.stop(); };
   rerender = () => go(i);
   go(i);
 }
