@@ -236,3 +236,11 @@ def review_json(match: dict[str, Any], samples: int = SAMPLES) -> dict[str, Any]
     out = review(Match.from_json(match), samples=samples)
     out["seconds"] = round(time.process_time() - started, 3)
     return out
+
+
+def hints_json(game_id: str, state: dict[str, Any], seat: int, count: int = 3) -> list[dict[str, Any]]:
+    """:func:`hints` of a state's JSON (a determinization from ``seat``'s view is enough:
+    the hints depend on nothing else)."""
+    from gemtable.core import get_game
+
+    return hints(get_game(game_id).from_json(state), seat, count)

@@ -21,7 +21,7 @@ from fastapi import FastAPI
 
 from gemtable.core.registry import all_games
 
-from . import ratings, reviews
+from . import hints, ratings, reviews
 from .db import Database
 from .edge import Guard, QuietInvalidText, SafeJSONResponse, SafeStaticFiles, install_error_handlers
 from .inplay import InPlay
@@ -33,7 +33,7 @@ from .routes import games, live, pages, tables
 from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
-from .routes import reviews as reviews_routes
+from .routes import analysis as analysis_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
 
@@ -121,12 +121,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         inplay = InPlay(manager)  # clocks and stand-in bots, chat, undo, rematch
         rating = ratings.RatingsHooks(manager)
         review = reviews.Reviews(manager, processes=review_processes, queue=review_queue)
-        for feature in (LobbyHooks(), inplay, rating, review):
+        hint = hints.Hints(manager)
+        for feature in (LobbyHooks(), inplay, rating, review, hint):
             manager.add_hooks(feature)
         app.state.manager = manager
         app.state.inplay = inplay
         app.state.ratings = rating
         app.state.reviews = review
+        app.state.hints = hint
         all_games()
         # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
         # tables are then taken over through their leases.  One process: resume every table.
@@ -185,7 +187,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(players_routes.router)
     app.include_router(lobby_routes.router)
     app.include_router(ratings_routes.router)
-    app.include_router(reviews_routes.router)
+    app.include_router(analysis_routes.router)
     app.include_router(live.router)
     app.mount("/static", SafeStaticFiles(directory=WEB_DIR), name="static")
     app.include_router(pages.router)

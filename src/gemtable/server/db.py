@@ -355,6 +355,7 @@ class Database:
             s.execute(delete(KickedRow).where(KickedRow.table_id == table_id))
             s.execute(delete(PresenceRow).where(PresenceRow.table_id == table_id))
             s.execute(delete(ReviewRow).where(ReviewRow.table_id == table_id))
+            s.execute(delete(HintRow).where(HintRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
             s.commit()
@@ -451,6 +452,15 @@ class ReviewRow(Base):
     data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     error: Mapped[str | None] = mapped_column(String(400), nullable=True)
     asked_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class HintRow(Base):
+    """A seat of a table was shown hints (hints.py): the table is not rated."""
+
+    __tablename__ = "gt_hints"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
 
 
 class Conflict(Exception):

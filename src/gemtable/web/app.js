@@ -8,6 +8,7 @@ import * as generic from "./generic.js";
 import * as online from "./online.js"; // players, lobby seats, chat, clocks, connection (online.js)
 import * as motion from "./motion.js";
 import { reviewPanel } from "./review.js";
+import { hintBox } from "./hints.js";
 
 const app = document.getElementById("app");
 let games = [];
@@ -373,6 +374,7 @@ async function playPage(tableId) {
   let botLevels = null;      // GET /api/bots: the levels for the host's "start with bots" picker
   online.botInfo().then((info) => { botLevels = info; if (msg && msg.table.status === "waiting") drawWaiting(); }).catch(() => {});
 
+  const hints = hintBox({ tableId, token: () => token, act: (e) => act(e) });
   const banner = online.connectionBanner();
   const clocks = online.clockStrip();
   const promptBar = h("div", { class: "prompt-bar", id: "prompt", "aria-live": "polite" });
@@ -852,7 +854,7 @@ async function playPage(tableId) {
       const groups = new Map();
       for (const e of legal) { if (!groups.has(e.type)) groups.set(e.type, []); groups.get(e.type).push(e); }
       actionsBox.hidden = false;
-      actionsBox.replaceChildren(h("summary", { class: "fold-title", text: `Your choices (${legal.length})` }), ...[...groups.entries()].map(([type, list]) =>
+      actionsBox.replaceChildren(h("summary", { class: "fold-title", text: `Your choices (${legal.length})` }), ...(msg.hints ? [hints.el(msg)] : []), ...[...groups.entries()].map(([type, list]) =>
         h("div", { class: "action-group" }, [h("div", { class: "group-name", text: type.replace(/_/g, " ") }),
           h("div", { class: "action-buttons" }, list.map((e) => h("button", { class: "action", "data-action": JSON.stringify(e.json), text: e.text, onclick: () => act(e) })))])));
     } else {
@@ -872,6 +874,7 @@ async function playPage(tableId) {
         ])))]),
         r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
         replaced.length ? h("p", { class: "muted", text: "A bot finished for a player who ran out of time or left: this game is not rated." }) : null,
+        r.hinted ? h("p", { class: "muted", id: "hinted-note", text: "Hints were shown in this game: it is not rated." }) : null,
         h("p", { class: "result-links" }, [
           msg.seat !== null && !(rematch && !wantRematch) ? h("button", { type: "button", class: "primary", id: "rematch", text: "Rematch", title: "The same seats, a new deal", onclick: askRematch }) : null,
           rematch && !wantRematch ? h("button", { type: "button", class: "primary", id: "rematch-go", text: "Rematch ready: go to the new table", onclick: () => navigate(`/table/${rematch.table}`) }) : null,

@@ -1,13 +1,15 @@
-"""Game reviews over REST: ask for the review of a finished table, then read it."""
+"""Analysis over REST: the review of a finished table (ask for it, then read it) and hints at practice tables."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Header, Request
+from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from ..deps import get_manager
+from ..deps import get_manager, header_token, no_token_in_url, seat_of
+from ..hints import Hints
 from ..reviews import Reviews
 from ..tables import TableManager
 
@@ -37,3 +39,25 @@ async def ask_review(table_id: str, manager: TableManager = Depends(get_manager)
 async def review(table_id: str, manager: TableManager = Depends(get_manager),
                  reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
     return await reviews.status(await manager.get(table_id))
+
+
+class HintRequest(BaseModel):
+    version: int = Field(..., description="the table version ('version' of the state) the hint is for")
+
+
+def get_hints(conn: HTTPConnection) -> Hints:
+    return conn.app.state.hints
+
+
+@router.post("/api/tables/{table_id}/hint", tags=["tables"], dependencies=[Depends(no_token_in_url)],
+             summary="The bot's three best moves for the seat whose token is given (X-Seat-Token), each "
+                     "with its chance of winning and short reasons; practice tables only (every other seat "
+                     "a bot); a hinted game is not rated",
+             responses={403: {"description": "not a seat, or not a practice table"},
+                        409: {"description": "not this seat's turn, a stale version, or the game is over"},
+                        429: {"description": "a hint for this table is being worked out"}})
+async def hint(table_id: str, body: HintRequest, request: Request,
+               x_seat_token: str | None = Header(None, description="the seat's secret token"),
+               hints: Hints = Depends(get_hints)) -> dict[str, Any]:
+    table, seat = await seat_of(request, table_id, header_token(request))
+    return await hints.hint(table, seat, body.version)

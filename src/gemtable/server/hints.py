@@ -1,0 +1,124 @@
+"""Hints at practice tables: the bot's three best moves for the seat asking, with reasons.
+
+A table is a practice table for a seat when every other seat is a bot: nothing is at
+stake there.  The hint is computed in a worker process at a lower CPU priority from a
+determinization drawn from the asking seat's view (``State.determinize``), so the
+process never receives another seat's secrets; ``analysis.review.hints`` depends on that
+view alone.  One hint at a time per table.  A table where a seat was shown hints is
+marked in ``gt_hints`` (stored before the hint is sent): its result says ``hinted`` and
+it is not rated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import multiprocessing
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from gemtable.core import Rng
+
+from .db import HintRow
+from .hooks import TableHooks
+from .table import LiveTable, Rejected
+from .tables import TableManager
+
+
+class HintRecord:
+    """The seats of a table that were shown hints."""
+
+    def __init__(self) -> None:
+        self.seats: set[int] = set()
+
+
+def practice(table: LiveTable, seat: int | None) -> bool:
+    """Nothing at stake for ``seat``: every other seat is a bot."""
+    return seat is not None and all(s.kind == "bot" for s in table.seats if s.seat != seat)
+
+
+def mark(db, table_id: str, seat: int) -> None:
+    with db.session() as s:
+        if s.get(HintRow, (table_id, seat)) is None:
+            s.add(HintRow(table_id=table_id, seat=seat))
+            try:
+                s.commit()
+            except IntegrityError:  # marked meanwhile (another worker)
+                s.rollback()
+
+
+def hinted(session, table_id: str) -> bool:
+    """Whether some seat of the table was shown hints (a database session)."""
+    return session.scalar(select(HintRow.seat).where(HintRow.table_id == table_id).limit(1)) is not None
+
+
+class Hints(TableHooks):
+    """Hints at practice tables (a feature: payload, result and the table's rows)."""
+
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.busy: set[str] = set()
+
+    # -- the table's record --------------------------------------------------------------
+    def read_rows(self, session: Any, table_id: str) -> dict[str, Any]:
+        return {"seats": list(session.scalars(select(HintRow.seat).where(HintRow.table_id == table_id)))}
+
+    def restored(self, table: LiveTable, row: Any, seat_rows: list[Any], extra: dict[str, Any]) -> None:
+        table.record(HintRecord).seats = set(extra.get("seats", ()))
+
+    def payload(self, table: LiveTable, msg: dict[str, Any], viewer: int | None, reset: bool) -> None:
+        if viewer is not None and not table.over and not table.waiting and practice(table, viewer):
+            msg["hints"] = True
+
+    def result(self, table: LiveTable, result: dict[str, Any]) -> None:
+        seats = table.record(HintRecord).seats
+        if seats:
+            result["hinted"] = sorted(seats)
+
+    async def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+    def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self.pool is None:
+            from gemtable.analysis.review import quiet_worker
+
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=quiet_worker)
+        return self.pool
+
+    # -- asking ----------------------------------------------------------------------------
+    async def hint(self, table: LiveTable, seat: int | None, version: int) -> dict[str, Any]:
+        if seat is None:
+            raise Rejected("no_token", "Only a seat (with its token) can ask for a hint.", 403)
+        if table.over or table.waiting:
+            raise Rejected("not_running", "Hints are given while the game runs.", 409)
+        if not practice(table, seat):
+            raise Rejected("not_practice", "Hints are only given at practice tables (every other seat a bot).", 403)
+        if version != table.version:
+            raise Rejected("stale", "The table moved on: ask again for this position.", 409)
+        if seat not in table.state.to_move():
+            raise Rejected("not_your_turn", "A hint is given when it is your turn.", 409)
+        if table.id in self.busy:
+            raise Rejected("busy", "A hint is being worked out for this table.", 429, retry_after=1)
+        self.busy.add(table.id)
+        try:
+            # a determinization from the seat's view: the worker process sees nothing else
+            view_state = table.state.determinize(seat, Rng(version)).to_json()
+            await self.m.run_db(mark, self.m.db, table.id, seat)
+            table.record(HintRecord).seats.add(seat)
+            from gemtable.analysis.review import hints_json
+
+            loop = asyncio.get_running_loop()
+            try:
+                moves = await loop.run_in_executor(self._pool(), hints_json, table.game.id, view_state, seat)
+            except concurrent.futures.process.BrokenProcessPool:
+                self.pool = None
+                raise Rejected("hint_failed", "The hint could not be worked out: ask again.", 409) from None
+        finally:
+            self.busy.discard(table.id)
+        return {"version": version, "seat": seat, "hints": moves}
