@@ -103,16 +103,14 @@ class Judge:
         dets = self._dets(state, seat, "chance")
         return sum(self._values(d)[seat] for d in dets) / len(dets)
 
-    def rank(self, state: State, seat: int, explain: bool = False) -> list[Choice]:
-        """Every legal move of ``seat``, best first, each with its expected chance
-        (the same determinizations for every move, so the comparison is paired)."""
-        actions = state.legal_actions(seat)
+    def rank(self, state: State, seat: int, explain: int = 0) -> list[Choice]:
+        """Every legal move of ``seat``, best first, each with its expected chance (the
+        same determinizations for every move, so the comparison is paired); the first
+        ``explain`` of them with their reasons (:meth:`reasons`)."""
         dets = self._dets(state, seat, "rank")
-        feats = self.game.value_features if explain and self.game.explain else None
-        base = _mean([feats(d, seat) for d in dets]) if feats else None
         out = []
-        for a in actions:
-            total, used, rows = 0.0, 0, []
+        for a in state.legal_actions(seat):
+            total, used = 0.0, 0
             for d in dets:
                 child = d.clone()
                 try:
@@ -121,14 +119,43 @@ class Judge:
                     continue
                 total += self._values(child)[seat]
                 used += 1
-                if feats:
-                    rows.append(feats(child, seat))
-            if not used:
-                continue
-            reasons = self.game.explain(base, _mean(rows)) if feats and base is not None else []
-            out.append(Choice(a, state.action_text(seat, a), total / used, reasons))
+            if used:
+                out.append(Choice(a, state.action_text(seat, a), total / used, []))
         out.sort(key=lambda c: -c.chance)
+        for c in out[:explain]:
+            c.reasons = self.reasons(state, seat, c.action)
         return out
+
+    def reasons(self, state: State, seat: int, action: Action, depth: int = 4) -> list[str]:
+        """What ``action`` does for ``seat``, in player words (``Game.explain`` of the seat's
+        value features before and after, averaged over the determinizations).  A turn made
+        of several decisions (take, then place) is followed to its end: while ``seat``
+        alone is still to move, the evaluator's best next decision is played (at most
+        ``depth`` of them), so a first step is explained by what it leads to."""
+        game = self.game
+        if game.explain is None or game.value_features is None:
+            return []
+        before, after = [], []
+        for d in self._dets(state, seat, "rank"):
+            child = d.clone()
+            try:
+                child.apply(seat, action)
+            except IllegalAction:
+                continue
+            for _ in range(depth):
+                if child.is_over() or child.to_move() != (seat,):
+                    break
+                best, best_value = None, -1.0
+                for follow in child.legal_actions(seat):
+                    nxt = child.clone()
+                    nxt.apply(seat, follow)
+                    v = self._values(nxt)[seat]
+                    if v > best_value:
+                        best, best_value = nxt, v
+                child = best
+            before.append(game.value_features(d, seat))
+            after.append(game.value_features(child, seat))
+        return game.explain(_mean(before), _mean(after)) if before else []
 
 
 def _mean(rows: Sequence[Sequence[float]]) -> list[float]:
@@ -140,7 +167,7 @@ def hints(state: State, seat: int, count: int = 3, samples: int = HINT_SAMPLES) 
     """The ``count`` best moves of ``seat`` now, each with its chance and its reasons."""
     if state.is_over() or seat not in state.to_move():
         return []
-    return [c.to_json() for c in Judge(state, samples).rank(state, seat, explain=True)[:count]]
+    return [c.to_json() for c in Judge(state, samples).rank(state, seat, explain=count)[:count]]
 
 
 def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], samples: int = SAMPLES,
@@ -173,9 +200,11 @@ def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], 
             if delta >= 0:
                 break
             state, (seat, action) = states[t], moves[t]
-            ranked = judge.rank(state, seat, explain=True)
+            ranked = judge.rank(state, seat, explain=1)
             played = next((c for c in ranked if c.action == action), None)
             best = ranked[0]
+            if played is not None and played is not best:
+                played.reasons = judge.reasons(state, seat, action)
             out_swings.append({
                 "seat": seat, "move": t + 1, "played": state.action_text(seat, action),
                 "before": chances[seat][t], "after": chances[seat][t + 1], "swing": round(delta, 4),

@@ -19,7 +19,7 @@ class Words:
     ``scale``: the feature's value times ``scale`` is in the player's units (points,
     gems); ``step``: the smallest change in those units worth a phrase; ``up`` and
     ``down``: the phrase for a rise and for a fall, ``{n}`` standing for the size of
-    the change in those units (rounded) and ``{s}`` for a plural "s" (none when it is 1).
+    the change in those units (rounded to a whole number) and ``{s}`` for a plural "s" (none when it is 1).
     """
 
     feature: str
@@ -30,8 +30,7 @@ class Words:
 
 
 def _amount(x: float) -> str:
-    r = round(x, 1)
-    return str(int(r)) if r == int(r) else f"{r:.1f}"
+    return str(max(1, round(x)))
 
 
 def describe(names: Sequence[str], before: Sequence[float], after: Sequence[float],

@@ -32,8 +32,8 @@ export function hintBox({ tableId, token, act }) {
     const list = shownFor === msg.version && shown ? shown : null;
     const legal = msg.legal || [];
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    box.replaceChildren(
-      h("button", { type: "button", class: "hint-button", id: "hint", text: "💡 Hint",
+    box.replaceChildren(...[
+      h("button", { type: "button", class: "hint-button", id: "hint", text: "Hint",
         title: "The bot's three best moves here (a hinted game is not rated)", disabled: asking ? "" : null,
         onclick: () => ask(msg) }),
       note ? h("p", { class: "muted hint-note", text: note }) : null,
@@ -46,7 +46,7 @@ export function hintBox({ tableId, token, act }) {
         ]);
       })) : null,
       list || note ? null : h("p", { class: "muted hint-note", text: "Practice table: hints are on (a hinted game is not rated)." }),
-    );
+    ].filter(Boolean));
   }
 
   return { el(msg) { if (!asking) render(msg); return box; } };
