@@ -13,6 +13,7 @@ from .test_lobby import state, wait_for
 from .test_robustness import SETTINGS
 
 PRACTICE = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
 
 def my_turn(client, tid, token):
@@ -94,4 +95,53 @@ def test_the_hint_route_never_500(client, body):
     res = create(client, game="splendor", players=2, seats=PRACTICE)
     tid, token = res["table"]["id"], res["seats"][0]["token"]
     r = client.post(f"/api/tables/{tid}/hint", headers={"X-Seat-Token": token}, json=body)
+    assert r.status_code < 500, r.text
+
+
+def test_the_analysis_board_tries_other_moves_of_a_finished_game(client):
+    tid = create(client, game="splendor", players=2, seats=BOTS, seed=3)["table"]["id"]
+    assert wait_for(lambda: client.get(f"/api/tables/{tid}").json()["status"] == "finished", timeout=60)
+    first = client.post(f"/api/tables/{tid}/analysis", json={"move": 6})
+    assert first.status_code == 200, first.text
+    data = first.json()
+    assert len(data["chances"]) == 2 and len(data["best"]) == 3 and data["legal"]
+    other = data["legal"][-1]["json"]
+    tried = client.post(f"/api/tables/{tid}/analysis", json={"move": 6, "line": [{"seat": data["seat"], "action": other}]})
+    assert tried.status_code == 200 and tried.json()["line"] == 1
+    wrong = client.post(f"/api/tables/{tid}/analysis", json={"move": 6, "line": [{"seat": 1 - data["seat"], "action": other}]})
+    assert wrong.status_code == 422 and "not to move" in wrong.json()["detail"]
+    bad = client.post(f"/api/tables/{tid}/analysis", json={"move": 6, "line": [{"seat": data["seat"], "action": {"type": "fly"}}]})
+    assert bad.status_code == 422
+    assert client.post(f"/api/tables/{tid}/analysis", json={"move": 10**6}).status_code == 422
+
+
+def test_no_analysis_board_for_a_running_game(client):
+    res = create(client, game="splendor", players=2, seats=PRACTICE)
+    r = client.post(f"/api/tables/{res['table']['id']}/analysis", json={"move": 0})
+    assert r.status_code == 409 and r.json()["error"] == "running"
+
+
+@SETTINGS
+@given(body=st.one_of(st.none(), st.integers(), st.dictionaries(st.sampled_from(["move", "line", "x"]),
+                                                                 st.integers() | st.lists(st.integers()) | st.text())))
+def test_the_analysis_route_never_500(client, body):
+    r = client.post("/api/tables/nosuchtable/analysis", json=body)
+    assert r.status_code < 500, r.text
+
+
+_FINISHED: dict[int, str] = {}
+
+
+@SETTINGS
+@given(move=st.integers(-5, 400), line=st.lists(st.fixed_dictionaries({
+    "seat": st.integers(-1, 20),
+    "action": st.dictionaries(st.sampled_from(["type", "colours", "card", "n"]),
+                              st.sampled_from(["take", "buy", "reserve", 1, -1, None]) | st.lists(st.text(max_size=6))),
+}), max_size=4))
+def test_lines_on_a_finished_game_never_500(client, move, line):
+    if id(client) not in _FINISHED:
+        tid = create(client, game="splendor", players=2, seats=BOTS, seed=3)["table"]["id"]
+        assert wait_for(lambda: client.get(f"/api/tables/{tid}").json()["status"] == "finished", timeout=60)
+        _FINISHED[id(client)] = tid
+    r = client.post(f"/api/tables/{_FINISHED[id(client)]}/analysis", json={"move": move, "line": line})
     assert r.status_code < 500, r.text

@@ -67,3 +67,39 @@ def test_the_replay_shows_the_review(browser, live_server, finished, artifacts, 
     assert float(page.locator("#review line.marker").get_attribute("x1")) < marker_x or move == 0
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_analysis_board_tries_other_moves(browser, live_server, finished, artifacts, size):
+    game_id = "splendor" if "splendor" in GAMES else GAMES[0]
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.size_name = size
+    page.goto(live_server.url + f"/replay/{finished[game_id]}")
+    page.wait_for_selector("#counter")
+    page.click("#first")
+    for _ in range(4):
+        page.click("#forward")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis .analysis-best li")
+    assert page.inner_text("#analysis h3") == "Analysis from move 4"
+    assert page.locator("#analysis .chance-row").count() == 2
+    page.locator("#analysis .analysis-best li button").last.click()  # the bot's third choice
+    page.wait_for_function("() => document.querySelector('#analysis').dataset.line === '1' && "
+                           "!document.querySelector('#analysis').textContent.includes('Judging')")
+    assert "1 move tried" in page.inner_text("#analysis")
+    # a move on the board itself
+    acts = page.locator("#board svg .act[data-action]")
+    if acts.count():
+        acts.first.click()
+        page.wait_for_function("() => document.querySelector('#analysis').dataset.line === '2' && "
+                               "!document.querySelector('#analysis').textContent.includes('Judging')")
+    page.screenshot(path=str(artifacts / f"analysis-{game_id}-{size}.png"), full_page=size == "desktop")
+    _check_shell(page, f"analysis {size}")
+    page.click("#analysis-leave")
+    assert page.locator("#analysis").is_hidden()
+    assert page.inner_text("#counter").startswith("move 4 /")
+    assert errors == []
+    context.close()

@@ -273,3 +273,47 @@ def hints_json(game_id: str, state: dict[str, Any], seat: int, count: int = 3) -
     from gemtable.core import get_game
 
     return hints(get_game(game_id).from_json(state), seat, count)
+
+
+def board_json(match: dict[str, Any], upto: int, line: Sequence[tuple[int, dict[str, Any]]],
+               samples: int = HINT_SAMPLES) -> dict[str, Any]:
+    """The analysis board: the position after the first ``upto`` moves of a finished match,
+    then the moves of ``line`` (seat, action JSON) tried instead; the seat to move's view
+    and legal moves, every seat's chance from its own view, and the bot's three best moves.
+
+    A ``ValueError`` names what does not fit (a move number, a seat not to move, the rule
+    an illegal move breaks)."""
+    from gemtable.core import GemtableError, get_game
+
+    m = Match.from_json(match)
+    game = get_game(m.game_id)
+    if not 0 <= upto <= len(m.actions):
+        raise ValueError(f"the game has moves 0 to {len(m.actions)}; there is no move {upto}")
+    state = m.replay(upto, game)
+    for k, (seat, data) in enumerate(line, 1):
+        if state.is_over():
+            raise ValueError(f"step {k} of the line: the game is over")
+        if seat not in state.to_move():
+            raise ValueError(f"step {k} of the line: seat {seat + 1} is not to move")
+        try:
+            action = game.action_from_json(data)
+        except GemtableError as exc:
+            raise ValueError(f"step {k} of the line: {exc}") from None
+        why = state.check(seat, action)
+        if why:
+            raise ValueError(f"step {k} of the line: {why}")
+        state.apply(seat, action)
+    movers = state.to_move()
+    mover = movers[0] if movers else None
+    judge = Judge(state, samples)
+    legal = state.legal_actions(mover) if mover is not None else []
+    return {
+        "move": upto, "line": len(line), "seat": mover, "to_move": list(movers), "over": state.is_over(),
+        "view": state.view(mover), "prompt": state.prompt(mover) if mover is not None else None,
+        "legal": [{"id": a.id, "type": a.type, "json": a.to_json(), "text": state.action_text(mover, a)}
+                  for a in legal],
+        "chances": [round(judge.chance(state, p), 4) for p in range(state.num_players)],
+        "best": [c.to_json() for c in judge.rank(state, mover, explain=3)[:3]] if mover is not None else [],
+        "result": state.result() if state.is_over() else None,
+        "bot": judge.name,
+    }

@@ -1,4 +1,6 @@
-"""Hints at practice tables: the bot's three best moves for the seat asking, with reasons.
+"""Short analyses on demand: hints at practice tables and the analysis board of finished games.
+
+Hints: the bot's three best moves for the seat asking, with reasons.
 
 A table is a practice table for a seat when every other seat is a bot: nothing is at
 stake there.  The hint is computed in a worker process at a lower CPU priority from a
@@ -7,6 +9,11 @@ process never receives another seat's secrets; ``analysis.review.hints`` depends
 view alone.  One hint at a time per table.  A table where a seat was shown hints is
 marked in ``gt_hints`` (stored before the hint is sent): its result says ``hinted`` and
 it is not rated.
+
+The analysis board: from any position of a finished game, a line of other moves is
+played and the position judged (each seat's chance from its own view, the bot's three
+best moves).  Only finished games; at most ``BOARDS`` at once per worker (429 beyond).
+Both run in one low-priority process of their own, apart from the reviews' queue.
 """
 
 from __future__ import annotations
@@ -25,6 +32,10 @@ from .db import HintRow
 from .hooks import TableHooks
 from .table import LiveTable, Rejected
 from .tables import TableManager
+
+
+BOARDS = 4  # analysis-board positions worked out at once at one worker
+LINE = 200  # moves a line may try
 
 
 class HintRecord:
@@ -61,6 +72,7 @@ class Hints(TableHooks):
         self.m = manager
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.busy: set[str] = set()
+        self.boards = 0
 
     # -- the table's record --------------------------------------------------------------
     def read_rows(self, session: Any, table_id: str) -> dict[str, Any]:
@@ -122,3 +134,25 @@ class Hints(TableHooks):
         finally:
             self.busy.discard(table.id)
         return {"version": version, "seat": seat, "hints": moves}
+
+    async def board(self, table: LiveTable, move: int, line: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+        """The analysis board of a finished table (``analysis.review.board_json``)."""
+        if not table.over:
+            raise Rejected("running", "The analysis board opens when the game is over.", 409)
+        if len(line) > LINE:
+            raise Rejected("too_long", f"A line may try at most {LINE} moves.", 422)
+        if self.boards >= BOARDS:
+            raise Rejected("busy", "Many positions are being analysed: try again in a moment.", 429, retry_after=1)
+        from gemtable.analysis.review import board_json
+
+        self.boards += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool(), board_json, table.match.to_json(), move, line)
+        except ValueError as exc:
+            raise Rejected("bad_line", str(exc), 422) from None
+        except concurrent.futures.process.BrokenProcessPool:
+            self.pool = None
+            raise Rejected("analysis_failed", "The position could not be analysed: try again.", 409) from None
+        finally:
+            self.boards -= 1

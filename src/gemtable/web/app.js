@@ -9,6 +9,7 @@ import * as online from "./online.js"; // players, lobby seats, chat, clocks, co
 import * as motion from "./motion.js";
 import { reviewPanel } from "./review.js";
 import { hintBox } from "./hints.js";
+import { analysisPanel } from "./analysis.js";
 
 const app = document.getElementById("app");
 let games = [];
@@ -939,6 +940,7 @@ async function replayPage(tableId) {
   const controls = h("div", { class: "replay-controls" }, [
     btn("« first", "first", () => go(0)), btn("◀ back", "back", () => go(i - 1)), counter,
     btn("forward ▶", "forward", () => go(i + 1)), btn("last »", "last", () => go(frames.length - 1)), slider,
+    btn("Try other moves here", "analyse", () => analysis.start(i)),
   ]);
   slider.addEventListener("input", () => go(Number(slider.value)));
   const r = data.result;
@@ -950,12 +952,15 @@ async function replayPage(tableId) {
     h("p", {}, [h("a", { href: `/api/tables/${tableId}/match`, download: `${t.game}-${tableId}.json`, text: "Download the match file" })]),
   ]);
   const review = reviewPanel({ tableId, names: nm, go: (n) => go(n) });
+  const analysis = analysisPanel({ tableId, names: nm, leave: () => go(i), draw: (ctx) => drawBoard(mod, board,
+    { ...ctx, names: nm, patterns: patternsOn(), table: t, mode: "analysis" }) });
   app.replaceChildren(h("div", { class: "play" }, [
-    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [`Replay: `, gameLink(gamesById[t.game] || { id: t.game, title: t.title }), h("span", { class: "muted", text: ` · table ${tableId}` })]), controls, board, review.el]),
+    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [`Replay: `, gameLink(gamesById[t.game] || { id: t.game, title: t.title }), h("span", { class: "muted", text: ` · table ${tableId}` })]), controls, analysis.el, board, review.el]),
     h("aside", { class: "side" }, [summary, h("section", { class: "panel log-panel" }, [h("h3", { text: "Game log" }), logBox])]),
   ]));
   const allLog = frames.flatMap((f) => f.log);
   function go(n) {
+    analysis.stop();
     i = Math.max(0, Math.min(frames.length - 1, n));
     slider.value = i;
     counter.textContent = `move ${i} / ${frames.length - 1}`;
@@ -964,10 +969,10 @@ async function replayPage(tableId) {
     drawLog(logBox, allLog.filter((e) => e.move < i), null, i - 1);
     review.mark(i);
   }
-  const keys = (e) => { if (e.key === "ArrowLeft") go(i - 1); else if (e.key === "ArrowRight") go(i + 1); };
+  const keys = (e) => { if (analysis.active()) return; if (e.key === "ArrowLeft") go(i - 1); else if (e.key === "ArrowRight") go(i + 1); };
   document.addEventListener("keydown", keys);
   cleanup = () => { document.removeEventListener("keydown", keys); review.stop(); };
-  rerender = () => go(i);
+  rerender = () => { if (!analysis.active()) go(i); };
   go(i);
 }
 

@@ -61,3 +61,25 @@ async def hint(table_id: str, body: HintRequest, request: Request,
                hints: Hints = Depends(get_hints)) -> dict[str, Any]:
     table, seat = await seat_of(request, table_id, header_token(request))
     return await hints.hint(table, seat, body.version)
+
+
+class LineStep(BaseModel):
+    seat: int = Field(..., ge=0, le=16, description="the seat making the move")
+    action: dict[str, Any] = Field(..., description="the action's JSON, as offered in 'legal'")
+
+
+class BoardRequest(BaseModel):
+    move: int = Field(..., ge=0, description="the position: after this many moves of the game")
+    line: list[LineStep] = Field(default_factory=list, description="moves tried from there, in order")
+
+
+@router.post("/api/tables/{table_id}/analysis", tags=["replays"],
+             summary="The analysis board of a finished game: a position of it, other moves tried from there, "
+                     "each seat's chance of winning and the bot's three best moves",
+             responses={409: {"description": "the game is not over"},
+                        422: {"description": "a move of the line does not fit (the sentence says why)"},
+                        429: {"description": "many positions are being analysed (see Retry-After)"}})
+async def analysis_board(table_id: str, body: BoardRequest, manager: TableManager = Depends(get_manager),
+                         hints: Hints = Depends(get_hints)) -> dict[str, Any]:
+    table = await manager.get(table_id)
+    return await hints.board(table, body.move, [(step.seat, step.action) for step in body.line])
