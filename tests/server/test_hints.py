@@ -145,3 +145,37 @@ def test_lines_on_a_finished_game_never_500(client, move, line):
         _FINISHED[id(client)] = tid
     r = client.post(f"/api/tables/{_FINISHED[id(client)]}/analysis", json={"move": move, "line": line})
     assert r.status_code < 500, r.text
+
+
+def test_a_table_marked_as_practice_gives_hints_to_people_and_is_not_rated(client):
+    from .test_ratings import account
+
+    r = client.post("/api/tables", json={"game": "splendor", "players": 2, "practice": True,
+                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert r.status_code == 201 and r.json()["table"]["practice"] is True
+    tid, tokens = r.json()["table"]["id"], [x["token"] for x in r.json()["seats"]]
+    s = state(client, tid, tokens[0])
+    mover = s["to_move"][0]
+    s = state(client, tid, tokens[mover])
+    assert s["hints"] is True
+    assert ask(client, tid, tokens[mover], s["version"]).status_code == 200
+    # an account against a rated bot level, marked as practice, no hint asked: not rated
+    ann = account(client, "Ann", "10.0.0.8")
+    res = ann.post("/api/tables", json={"game": "splendor", "players": 2, "practice": True,
+                                        "seats": [{"kind": "me"}, {"kind": "bot", "bot": "easy"}]}).json()
+    tid, token = res["table"]["id"], res["seats"][0]["token"]
+    for _ in range(3000):
+        s = state(ann, tid, token)
+        if s["over"]:
+            break
+        if s["legal"]:
+            ann.post(f"/api/tables/{tid}/actions", headers={"X-Seat-Token": token},
+                     json={"version": s["version"], "action": s["legal"][0]["json"]})
+    assert s["over"] and "hinted" not in s["result"]
+
+    def settled():
+        with client.app.state.manager.db.session() as db:
+            return db.get(TableRow, tid).rated
+    assert wait_for(settled)
+    from .test_ratings import rows
+    assert rows(client) == {}

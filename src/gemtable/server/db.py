@@ -356,6 +356,7 @@ class Database:
             s.execute(delete(PresenceRow).where(PresenceRow.table_id == table_id))
             s.execute(delete(ReviewRow).where(ReviewRow.table_id == table_id))
             s.execute(delete(HintRow).where(HintRow.table_id == table_id))
+            s.execute(delete(PracticeRow).where(PracticeRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
             s.commit()
@@ -452,6 +453,14 @@ class ReviewRow(Base):
     data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     error: Mapped[str | None] = mapped_column(String(400), nullable=True)
     asked_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class PracticeRow(Base):
+    """A table marked as practice by its creator (hints.py): hints for every seat, not rated."""
+
+    __tablename__ = "gt_practice"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
 
 
 class HintRow(Base):

@@ -1,9 +1,10 @@
 """Short analyses on demand: hints at practice tables and the analysis board of finished games.
 
-Hints: the bot's three best moves for the seat asking, with reasons.
+Hints: the bot's three best moves for the seat asking, with reasons.  Nothing is at stake
+for a seat when every other seat is a bot, or when the table's creator marked it as
+practice (``gt_practice``: a practice table is never rated).
 
-A table is a practice table for a seat when every other seat is a bot: nothing is at
-stake there.  The hint is computed in a worker process at a lower CPU priority from a
+The hint is computed in a worker process at a lower CPU priority from a
 determinization drawn from the asking seat's view (``State.determinize``), so the
 process never receives another seat's secrets; ``analysis.review.hints`` depends on that
 view alone.  One hint at a time per table.  A table where a seat was shown hints is
@@ -28,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gemtable.core import Rng
 
-from .db import HintRow
+from .db import HintRow, PracticeRow
 from .hooks import TableHooks
 from .table import LiveTable, Rejected
 from .tables import TableManager
@@ -39,15 +40,25 @@ LINE = 200  # moves a line may try
 
 
 class HintRecord:
-    """The seats of a table that were shown hints."""
+    """The seats of a table that were shown hints; whether it was marked as practice."""
 
     def __init__(self) -> None:
         self.seats: set[int] = set()
+        self.practice = False
 
 
 def practice(table: LiveTable, seat: int | None) -> bool:
-    """Nothing at stake for ``seat``: every other seat is a bot."""
-    return seat is not None and all(s.kind == "bot" for s in table.seats if s.seat != seat)
+    """Nothing at stake for ``seat``: the table is marked as practice, or every other seat is a bot."""
+    if seat is None:
+        return False
+    return table.record(HintRecord).practice or all(s.kind == "bot" for s in table.seats if s.seat != seat)
+
+
+def practice_setup(marked: bool):
+    """The setup step of a new table marked (or not) as practice."""
+    def step(table: LiveTable) -> None:
+        table.record(HintRecord).practice = bool(marked)
+    return step
 
 
 def mark(db, table_id: str, seat: int) -> None:
@@ -75,11 +86,25 @@ class Hints(TableHooks):
         self.boards = 0
 
     # -- the table's record --------------------------------------------------------------
+    def store_new(self, session: Any, table: LiveTable) -> None:
+        if table.record(HintRecord).practice:
+            session.add(PracticeRow(table_id=table.id))
+
     def read_rows(self, session: Any, table_id: str) -> dict[str, Any]:
-        return {"seats": list(session.scalars(select(HintRow.seat).where(HintRow.table_id == table_id)))}
+        return {"seats": list(session.scalars(select(HintRow.seat).where(HintRow.table_id == table_id))),
+                "practice": session.get(PracticeRow, table_id) is not None}
 
     def restored(self, table: LiveTable, row: Any, seat_rows: list[Any], extra: dict[str, Any]) -> None:
-        table.record(HintRecord).seats = set(extra.get("seats", ()))
+        rec = table.record(HintRecord)
+        rec.seats = set(extra.get("seats", ()))
+        rec.practice = bool(extra.get("practice"))
+
+    def carry_over(self, old: LiveTable, new: LiveTable) -> None:
+        new.record(HintRecord).practice = old.record(HintRecord).practice
+
+    def summary(self, table: LiveTable, out: dict[str, Any]) -> None:
+        if table.record(HintRecord).practice:
+            out["practice"] = True
 
     def payload(self, table: LiveTable, msg: dict[str, Any], viewer: int | None, reset: bool) -> None:
         if viewer is not None and not table.over and not table.waiting and practice(table, viewer):
@@ -110,7 +135,8 @@ class Hints(TableHooks):
         if table.over or table.waiting:
             raise Rejected("not_running", "Hints are given while the game runs.", 409)
         if not practice(table, seat):
-            raise Rejected("not_practice", "Hints are only given at practice tables (every other seat a bot).", 403)
+            raise Rejected("not_practice", "Hints are only given at practice tables (marked as practice, or "
+                                           "every other seat a bot).", 403)
         if version != table.version:
             raise Rejected("stale", "The table moved on: ask again for this position.", 409)
         if seat not in table.state.to_move():

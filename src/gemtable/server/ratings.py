@@ -11,8 +11,8 @@ left out, the others are rated on their places among themselves.  Not rated
 at all: tables with no account among the seats, tables where one account
 held several seats (playing oneself), and abandoned tables (a seat finished
 by a bot after a timeout: ``result["replaced"]``) and tables where a seat took back
-a whole turn past a draw or a reveal (``result["took_back"]``: they saw what comes), and tables
-where a seat was shown hints (``gt_hints``).  Several bots of one level
+a whole turn past a draw or a reveal (``result["took_back"]``: they saw what comes), tables
+where a seat was shown hints (``gt_hints``) and tables marked as practice (``gt_practice``).  Several bots of one level
 at a table are rated seat by seat from the same rating; the level's new
 rating is the mean of those.
 """
@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from .db import HintRow, PlayerRow, RatingRow, SeatRow, TableRow, utcnow
+from .db import HintRow, PlayerRow, PracticeRow, RatingRow, SeatRow, TableRow, utcnow
 from .hooks import TableHooks
 from .table import LiveTable
 from .tables import TableManager
@@ -88,6 +88,7 @@ def rate_table(db, table_id: str) -> bool:
         rated = (
             not result.get("replaced") and not result.get("took_back")
             and s.scalar(select(HintRow.seat).where(HintRow.table_id == table_id).limit(1)) is None  # hints.py
+            and s.get(PracticeRow, table_id) is None
             and people and len(set(people)) == len(people)
             and len(entries) >= 2
             and isinstance(ranking, list) and len(ranking) == len(seats)

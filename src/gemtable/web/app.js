@@ -146,6 +146,7 @@ async function lobbyPage() {
   const seatsBox = h("div", { class: "seats-form" });
   // online tables: private (invite links only) and the time control
   const privateBox = h("input", { type: "checkbox", id: "private" });
+  const practiceBox = h("input", { type: "checkbox", id: "practice" });
   const clockSel = h("select", { id: "clock-mode" }, [
     h("option", { value: "none", text: "No clock (casual)" }),
     h("option", { value: "realtime", text: "Real time: base + increment" }),
@@ -163,6 +164,7 @@ async function lobbyPage() {
   const onlineBox = h("div", { class: "online-options", hidden: online.me.supported ? null : "" }, [
     h("label", { class: "clock-row" }, ["Time ", clockSel]), clockDetail,
     h("label", { class: "toggle", title: "Not listed in the lobby: only people with an invite link can sit down" }, [privateBox, " private (invite links only)"]),
+    h("label", { class: "toggle", title: "Nothing at stake: every seat may ask the bot for hints; the game is not rated" }, [practiceBox, " practice (hints, not rated)"]),
   ]);
   form.replaceChildren(
     h("h2", { text: "New table" }),
@@ -234,6 +236,7 @@ async function lobbyPage() {
     });
     const body = { game: g.id, players: Number(playersSel.value), options, seats };
     if (privateBox.checked) body.private = true;
+    if (practiceBox.checked) body.practice = true;
     if (clockSel.value !== "none") {
       body.clock = clockSel.value === "realtime"
         ? { mode: "realtime", base: Number(baseSel.value), increment: Number(incSel.value) }
