@@ -245,15 +245,21 @@ def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
 
 
 # -- a review in a worker process (the server's background queue) ------------------------------
-def quiet_worker(niceness: int = 10) -> None:
-    """Set a review process up to yield the CPU to the server: a lower priority and one
-    BLAS thread (a ``ProcessPoolExecutor`` initializer)."""
+def quiet_worker(niceness: int = 19, idle: bool = True) -> None:
+    """Set an analysis process up to yield the CPU to the server (a ``ProcessPoolExecutor``
+    initializer): with ``idle``, Linux's idle scheduling class where there is one (it runs
+    only on CPU time nothing else wants), else the priority ``niceness``; one BLAS thread."""
     import os
 
     try:
-        os.nice(niceness)
-    except (AttributeError, OSError):  # pragma: no cover - not on this platform
-        pass
+        if not idle:
+            raise OSError
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux, or not asked for
+        try:
+            os.nice(niceness)
+        except (AttributeError, OSError):  # pragma: no cover - not on this platform
+            pass
     learned.limit_blas_threads(1)
 
 

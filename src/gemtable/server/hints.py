@@ -124,8 +124,9 @@ class Hints(TableHooks):
         if self.pool is None:
             from gemtable.analysis.review import quiet_worker
 
+            # a lower priority, not the idle class: a player waits for the answer
             self.pool = concurrent.futures.ProcessPoolExecutor(
-                1, mp_context=multiprocessing.get_context("spawn"), initializer=quiet_worker)
+                1, mp_context=multiprocessing.get_context("spawn"), initializer=quiet_worker, initargs=(10, False))
         return self.pool
 
     # -- asking ----------------------------------------------------------------------------

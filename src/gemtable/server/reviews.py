@@ -2,7 +2,8 @@
 (``gemtable.analysis.review``), computed in the background for finished tables only.
 
 A review is asked for (``request``), stored in ``gt_reviews`` as queued, computed by a
-small pool of worker processes at a lower CPU priority and stored as done, so it
+small pool of worker processes in Linux's idle scheduling class (the lowest priority
+elsewhere: ``analysis.review.quiet_worker``) and stored as done, so it
 survives a restart and is computed once.  The work never runs on the event loop nor in
 the bots' thread pool, and the queue is bounded: when it is full a request is answered
 429 with Retry-After instead of piling up.  With several workers on PostgreSQL, the

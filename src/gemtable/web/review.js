@@ -82,10 +82,11 @@ export function reviewPanel({ tableId, names, go }) {
   }
 
   function legend(review) {
-    return h("div", { class: "review-legend" }, review.chances.map((c, p) => h("span", { class: "who" }, [
-      h("span", { class: "swatch", style: `border-top: 3px ${SEATS[p % 5].dash ? "dashed" : "solid"} ${SEATS[p % 5].colour}` }),
-      `${names[p]} ${pct(c[c.length - 1])}`,
-    ])));
+    return h("div", { class: "review-legend" }, [h("span", { class: "muted", text: "Chance of winning after each move:" }),
+      ...review.chances.map((c, p) => h("span", { class: "who" }, [
+        h("span", { class: "swatch", style: `border-top: 3px ${SEATS[p % 5].dash ? "dashed" : "solid"} ${SEATS[p % 5].colour}` }),
+        names[p],
+      ]))]);
   }
 
   function swingList(review) {
