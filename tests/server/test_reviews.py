@@ -116,3 +116,34 @@ def test_review_routes_never_500(client, tid):
     for method in (client.post, client.get):
         r = method(f"/api/tables/{quote(tid, safe='')}/review")
         assert r.status_code < 500, r.text
+
+
+def test_on_postgresql_exactly_one_worker_computes_a_review(postgres_url):
+    """Workers asking and claiming the same review at once: one claim wins."""
+    import threading
+
+    from gemtable.server import reviews
+    from gemtable.server.db import Database
+
+    workers = [Database(postgres_url) for _ in range(2)]
+    try:
+        for round_ in range(5):
+            tid = f"t{round_}"
+            barrier = threading.Barrier(8)
+            wins = []
+
+            def worker(k):
+                db = workers[k % 2]
+                barrier.wait()
+                reviews.ask(db, tid)
+                wins.append(reviews.claim(db, tid, f"w{k}", 60_000))
+            threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert wins.count(True) == 1, wins
+            assert reviews.read(workers[0], tid)["status"] == "working"
+    finally:
+        for db in workers:
+            db.dispose()
