@@ -132,7 +132,7 @@ def test_on_postgresql_exactly_one_worker_computes_a_review(postgres_url):
             barrier = threading.Barrier(8)
             wins = []
 
-            def worker(k):
+            def worker(k, tid=tid, barrier=barrier, wins=wins):
                 db = workers[k % 2]
                 barrier.wait()
                 reviews.ask(db, tid)

@@ -34,7 +34,6 @@ from .hooks import TableHooks
 from .table import LiveTable, Rejected
 from .tables import TableManager
 
-
 BOARDS = 4  # analysis-board positions worked out at once at one worker
 LINE = 200  # moves a line may try
 

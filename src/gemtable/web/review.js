@@ -35,7 +35,7 @@ export function reviewPanel({ tableId, names, go }) {
     let data;
     try {
       data = await fetchJSON(first ? "POST" : "GET");
-      if (data.status === "none" || data.status === "failed") data = await fetchJSON("POST");
+      if (data.status === "none") data = await fetchJSON("POST");
     } catch (e) {
       if (e.status === 429) {
         body.textContent = "Many reviews are waiting; this one will be asked for again in a moment.";
@@ -44,6 +44,7 @@ export function reviewPanel({ tableId, names, go }) {
       return;
     }
     if (data.status === "done") return draw(data.review);
+    if (data.status === "failed") { body.textContent = `The review could not be made: ${data.error || "unknown error"}. Reload the page to ask again.`; return; }
     body.textContent = data.status === "working" ? "The bot is reviewing this game…"
       : `Waiting for the bot to review this game${data.position ? ` (${data.position} in the queue)` : ""}…`;
     timer = setTimeout(() => poll(false), 1500);
