@@ -68,3 +68,12 @@ def test_hint_without_hints_is_refused(tmp_path):
     result = runner.invoke(app, ["play", "splendor", "--seed", "3", "--bots", "random",
                                  "--save", str(tmp_path / "g.json")], input="hint\nquit\n")
     assert result.exit_code == 0 and "Hints are off" in result.output
+
+
+def test_review_bench_times_every_game():
+    from gemtable.core.registry import all_games
+
+    result = runner.invoke(app, ["review-bench", "--games", "1", "--players", "2", "--samples", "1"])
+    assert result.exit_code == 0, result.output
+    for gid in all_games():
+        assert gid in result.output

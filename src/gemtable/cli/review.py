@@ -80,3 +80,43 @@ def register(app: typer.Typer) -> None:
                           f"{s['before']:.0%} → {s['after']:.0%}", prefers,
                           "" if same or cost is None else f"+{cost:.0%}")
         console.print(table)
+
+    @app.command("review-bench")
+    def review_bench(
+        games: int = typer.Option(3, "--games", "-n", min=1, max=50, help="Games per game and table size."),
+        players: list[int] | None = typer.Option(None, "--players", "-p", help="Table sizes (default: 2 and the largest up to 4)."),
+        bots: str = typer.Option("easy", "--bots", help="The bot playing every seat of the reviewed games."),
+        samples: int = typer.Option(8, "--samples", min=1, max=64, help="Determinizations per judgement."),
+        seed: int = typer.Option(1, "--seed", help="Seed of the first game."),
+    ) -> None:
+        """CPU time of a game review: games of ``--bots`` played to the end, then reviewed
+        (as the server's review process does), for every game."""
+        import statistics
+
+        from gemtable.analysis.review import review_json
+        from gemtable.bots import make_bot
+        from gemtable.core import Rng
+        from gemtable.core.registry import all_games
+
+        table = Table(title=f"Review CPU seconds per game ({bots} bots, {samples} samples, median of {games})")
+        for col in ("game", "players", "moves (median)", "CPU s (median)", "CPU s (max)"):
+            table.add_column(col)
+        for gid, game in sorted(all_games().items()):
+            sizes = players or sorted({2, min(4, max(game.player_counts))})
+            for n in sizes:
+                if n not in game.player_counts:
+                    continue
+                lengths, seconds = [], []
+                for k in range(games):
+                    match = Match(gid, n, seed + k, {})
+                    state = match.start(game)
+                    seats = [make_bot(bots, seed=(seed + k) * 31 + p) for p in range(n)]
+                    while not state.is_over():
+                        p = state.to_move()[0]
+                        view = state.determinize(p, Rng(seed + k + len(match.actions)))
+                        match.play(state, p, seats[p].choose(view, p))
+                    lengths.append(len(match.actions))
+                    seconds.append(review_json(match.to_json(), samples)["seconds"])
+                table.add_row(gid, str(n), f"{statistics.median(lengths):.0f}",
+                              f"{statistics.median(seconds):.2f}", f"{max(seconds):.2f}")
+        console.print(table)
