@@ -9,7 +9,9 @@ the bots' thread pool, and the queue is bounded: when it is full a request is an
 429 with Retry-After instead of piling up.  With several workers on PostgreSQL, the
 worker that claims the row (``queued`` → ``working``, one UPDATE) computes it; the
 others read the stored result.  A claim older than ``stale_s`` (its worker died) may be
-taken again.  A running table is never reviewed: its request is refused (409).
+taken again.  A running table is never reviewed: its request is refused (409).  Asking
+and computing read the table's rows in a database thread (its status; for the review
+process, its match file): a finished table is never loaded and replayed on the event loop.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from typing import Any
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .db import ReviewRow
+from gemtable.core import Match
+
+from .db import ActionRow, ReviewRow, SeatRow, TableRow
 from .hooks import TableHooks
-from .table import LiveTable, Rejected
+from .table import Rejected
 from .tables import TableManager
 
 log = logging.getLogger("gemtable.server")
@@ -42,6 +46,25 @@ def _now_ms() -> int:
 
 
 # -- the database (database threads) -----------------------------------------------------------
+def table_status(db, table_id: str) -> str | None:
+    """A table's status (running, waiting, finished), None when there is no such table."""
+    with db.session() as s:
+        return s.scalar(select(TableRow.status).where(TableRow.id == table_id))
+
+
+def finished_match(db, table_id: str) -> dict[str, Any] | None:
+    """The match file of a finished table, from its rows (None unless it is finished)."""
+    with db.session() as s:
+        row = s.get(TableRow, table_id)
+        if row is None or row.status != "finished":
+            return None
+        names = list(s.scalars(select(SeatRow.name).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)))
+        actions = [(a.seat, a.action) for a in s.scalars(
+            select(ActionRow).where(ActionRow.table_id == table_id).order_by(ActionRow.index))]
+        return Match(row.game_id, row.num_players, row.seed, dict(row.options or {}), actions,
+                     meta={"names": names}).to_json()
+
+
 def read(db, table_id: str) -> dict[str, Any] | None:
     with db.session() as s:
         row = s.get(ReviewRow, table_id)
@@ -152,31 +175,40 @@ class Reviews(TableHooks):
         self.queue.put_nowait(table_id)
         return True
 
-    async def status(self, table: LiveTable) -> dict[str, Any]:
-        """The review of a finished table as stored (``status`` "none" if never asked for)."""
-        if not table.over:
+    async def _finished(self, table_id: str) -> None:
+        """404 for no such table, 409 for one that is not over."""
+        status = None
+        if isinstance(table_id, str) and 0 < len(table_id) <= 32:
+            status = await self.m.run_db(table_status, self.m.db, table_id)
+        if status is None:
+            raise Rejected("no_table", "There is no such table.", 404)
+        if status != "finished":
             raise Rejected("running", "A game is reviewed once it is over.", 409)
-        got = await self.m.run_db(read, self.m.db, table.id)
+
+    async def status(self, table_id: str, checked: bool = False) -> dict[str, Any]:
+        """The review of a finished table as stored (``status`` "none" if never asked for)."""
+        if not checked:
+            await self._finished(table_id)
+        got = await self.m.run_db(read, self.m.db, table_id)
         out = got or {"status": "none", "review": None, "error": None}
-        if out["status"] in ("queued", "working") and table.id in self.pending:
-            out["position"] = list(self.pending).index(table.id) + 1
+        if out["status"] in ("queued", "working") and table_id in self.pending:
+            out["position"] = list(self.pending).index(table_id) + 1
         return out
 
-    async def request(self, table: LiveTable) -> dict[str, Any]:
+    async def request(self, table_id: str) -> dict[str, Any]:
         """Ask for the review of a finished table: queued here unless it is done, being
         computed, or the queue is full (429)."""
-        if not table.over:
-            raise Rejected("running", "A game is reviewed once it is over.", 409)
-        got = await self.m.run_db(read, self.m.db, table.id)
+        await self._finished(table_id)
+        got = await self.m.run_db(read, self.m.db, table_id)
         if got is None or got["status"] == "failed":
-            if len(self.pending) >= self.size and table.id not in self.pending:
+            if len(self.pending) >= self.size and table_id not in self.pending:
                 raise Rejected("busy", "Many reviews are waiting: ask again in a moment.", 429,
                                retry_after=RETRY_AFTER)
-            await self.m.run_db(ask, self.m.db, table.id)
-            self._enqueue(table.id)
-        elif got["status"] == "queued" and table.id not in self.pending:
-            self._enqueue(table.id)  # asked for before a restart, or at another worker that died
-        return await self.status(table)
+            await self.m.run_db(ask, self.m.db, table_id)
+            self._enqueue(table_id)
+        elif got["status"] == "queued" and table_id not in self.pending:
+            self._enqueue(table_id)  # asked for before a restart, or at another worker that died
+        return await self.status(table_id, checked=True)
 
     # -- computing ----------------------------------------------------------------------
     async def _work(self) -> None:
@@ -198,10 +230,9 @@ class Reviews(TableHooks):
         if not await self.m.run_db(claim, self.m.db, table_id, worker, self.stale_ms):
             return  # done, or being computed by another worker
         try:
-            table = await self.m.get(table_id)
-            if not table.over:  # never: only finished tables are queued
+            match = await self.m.run_db(finished_match, self.m.db, table_id)
+            if match is None:  # never: only finished tables are queued
                 raise ValueError("the game is not over")
-            match = table.match.to_json()
             loop = asyncio.get_running_loop()
             data = await loop.run_in_executor(self._pool(), review_json, match, self.samples or SAMPLES)
             error = None

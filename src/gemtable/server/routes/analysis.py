@@ -28,17 +28,15 @@ def get_reviews(conn: HTTPConnection) -> Reviews:
              summary="Ask for the review of a finished game (computed in the background)",
              responses={409: {"description": "the game is not over"},
                         429: {"description": "the review queue is full (see Retry-After)"}})
-async def ask_review(table_id: str, manager: TableManager = Depends(get_manager),
-                     reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
-    return await reviews.request(await manager.get(table_id))
+async def ask_review(table_id: str, reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
+    return await reviews.request(table_id)
 
 
 @router.get("/api/tables/{table_id}/review", tags=["replays"], description=DESCRIPTION,
             summary="The review of a finished game: status none, queued, working, done (with the review) "
                     "or failed", responses={409: {"description": "the game is not over"}})
-async def review(table_id: str, manager: TableManager = Depends(get_manager),
-                 reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
-    return await reviews.status(await manager.get(table_id))
+async def review(table_id: str, reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
+    return await reviews.status(table_id)
 
 
 class HintRequest(BaseModel):
