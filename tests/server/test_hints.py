@@ -26,6 +26,25 @@ def my_turn(client, tid, token):
     return got
 
 
+def play_out(client, tid, token, timeout=120.0):
+    """Play the seat's moves (a purchase when there is one, else the first legal move) until the
+    game is over; the bot moves meanwhile."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        s = state(client, tid, token)
+        if s["over"]:
+            return s
+        if s["legal"]:  # buy when it can (taking gems only can go on for ever)
+            move = next((e for e in s["legal"] if e["type"].startswith("buy")), s["legal"][0])
+            client.post(f"/api/tables/{tid}/actions", headers={"X-Seat-Token": token},
+                        json={"version": s["version"], "action": move["json"]})
+        else:
+            time.sleep(0.01)
+    return s
+
+
 def ask(client, tid, token, version):
     return client.post(f"/api/tables/{tid}/hint", headers={"X-Seat-Token": token} if token else {},
                        json={"version": version})
@@ -72,19 +91,13 @@ def test_a_hinted_game_is_not_rated(client):
     tid, token = res["table"]["id"], res["seats"][0]["token"]
     s = my_turn(ann, tid, token)
     assert ask(ann, tid, token, s["version"]).status_code == 200
-    for _ in range(3000):  # play it out with the first legal move
-        s = state(ann, tid, token)
-        if s["over"]:
-            break
-        if s["legal"]:
-            ann.post(f"/api/tables/{tid}/actions", headers={"X-Seat-Token": token},
-                     json={"version": s["version"], "action": s["legal"][0]["json"]})
+    s = play_out(ann, tid, token)
     assert s["over"] and s["result"]["hinted"] == [0]
 
     def settled():
         with client.app.state.manager.db.session() as db:
             return db.get(TableRow, tid).rated
-    assert wait_for(settled)
+    assert wait_for(settled, timeout=60)
     from .test_ratings import rows
     assert rows(client) == {}
 
@@ -164,18 +177,12 @@ def test_a_table_marked_as_practice_gives_hints_to_people_and_is_not_rated(clien
     res = ann.post("/api/tables", json={"game": "splendor", "players": 2, "practice": True,
                                         "seats": [{"kind": "me"}, {"kind": "bot", "bot": "easy"}]}).json()
     tid, token = res["table"]["id"], res["seats"][0]["token"]
-    for _ in range(3000):
-        s = state(ann, tid, token)
-        if s["over"]:
-            break
-        if s["legal"]:
-            ann.post(f"/api/tables/{tid}/actions", headers={"X-Seat-Token": token},
-                     json={"version": s["version"], "action": s["legal"][0]["json"]})
+    s = play_out(ann, tid, token)
     assert s["over"] and "hinted" not in s["result"]
 
     def settled():
         with client.app.state.manager.db.session() as db:
             return db.get(TableRow, tid).rated
-    assert wait_for(settled)
+    assert wait_for(settled, timeout=60)
     from .test_ratings import rows
     assert rows(client) == {}
