@@ -105,6 +105,8 @@ def play(
     option: Optional[list[str]] = typer.Option(None, "--option", "-o", help="Game option name=value."),
     save: Optional[Path] = typer.Option(None, "--save", help="Replay file to write (default gemtable-GAME-SEED.json)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Continue a game saved with `quit`."),
+    hints: bool = typer.Option(False, "--hints", help="Allow `hint` at the prompt: the bot's three best moves "
+                               "and why (the saved game is marked as hinted)."),
 ) -> None:
     """Play in the terminal against bots; type `help`, `log` or `quit` at any prompt."""
     from gemtable.bots import make_bot
@@ -188,11 +190,15 @@ def play(
                 raise typer.Exit(0)
             if answer in ("h", "help", "?"):
                 console.print(f"[green]{state.prompt(me)}[/] Choose one of the numbered actions. "
-                              "`log` shows what happened so far, `board` the table, `rules` how to play; "
+                              "`log` shows what happened so far, `board` the table, `rules` how to play, "
+                              "`hint` the bot's best moves (with --hints); "
                               "`quit` saves the game.")
                 continue
             if answer == "rules":
                 console.print(Markdown(game.play_text() or "This game has no how-to-play yet."))
+                continue
+            if answer == "hint":
+                _hint(state, me, actions, hints, match)
                 continue
             if answer == "log":
                 for line in log[-40:]:
@@ -227,6 +233,20 @@ def play(
         console.print(format_text(result["tiebreak"], names))
     match.save(save)
     console.print(f"Replay saved to {save} (gemtable replay {save})")
+
+
+def _hint(state: State, me: int, actions: list, allowed: bool, match: Match) -> None:
+    """The bot's three best moves for ``me`` (from its own view), numbered as offered."""
+    if not allowed:
+        console.print("[yellow]Hints are off: start a practice game with --hints.[/]")
+        return
+    from gemtable.analysis.review import hints as best_moves
+
+    match.meta["hinted"] = True
+    for h in best_moves(state, me):
+        number = next(i for i, a in enumerate(actions, 1) if a.to_json() == h["action"])
+        why = f" — {', '.join(h['reasons'])}" if h["reasons"] else ""
+        console.print(f"  [magenta]hint[/] {number}: {h['text']} ({h['chance']:.0%} to win){why}")
 
 
 # ---------------------------------------------------------------------------
@@ -480,9 +500,9 @@ def _cpu_name() -> str:
 
 
 # ---------------------------------------------------------------------------
-# commands living in their own modules (simulate, tournament, ladder, serve, train, distill, admin)
+# commands living in their own modules (simulate, tournament, ladder, serve, train, distill, admin, review)
 # ---------------------------------------------------------------------------
-for _module in ("simulate", "tournament", "ladder", "serve", "train", "distill", "admin"):
+for _module in ("simulate", "tournament", "ladder", "serve", "train", "distill", "admin", "review"):
     try:
         _mod = importlib.import_module(f"gemtable.cli.{_module}")
     except ModuleNotFoundError as _exc:  # a module not yet written

@@ -115,9 +115,12 @@ def register(app: typer.Typer) -> None:
         flood: int = typer.Option(3000, help="refresh messages the attacker sends before it stops reading"),
         rate_limit: bool = typer.Option(True, help="keep the per-connection message limit (--no-rate-limit: "
                                                    "only the slow-reader defence stands between the attacker and the table)"),
+        reviews: int = typer.Option(0, help="instead of the flood: a burst of review requests for this many "
+                                            "finished games (at most 200)"),
         as_json: bool = typer.Option(False, "--json", help="print JSON"),
     ) -> None:
-        """Measure a table's move latency alone and while a spectator floods and stalls its socket.
+        """Measure a table's move latency alone and while a spectator floods and stalls its socket
+        (or, with --reviews, while a burst of game reviews is asked for).
 
         Starts a private server on 127.0.0.1 with a temporary database; exits 1 when
         the attacked p99 is over 3x the baseline p99 + 50 ms or a move failed.
@@ -128,8 +131,10 @@ def register(app: typer.Typer) -> None:
         from gemtable.server.limits import Limits
 
         limits = Limits() if rate_limit else Limits(ws_rate=1e6, ws_burst=10**6)
+        if reviews > 0:  # the finished games are made from one address, at once
+            limits.create_burst = max(limits.create_burst, min(reviews, 200) + 2)
         rows = run_soak(seconds=min(max(seconds, 1.0), 120.0), game=game, flood=max(0, min(flood, 100_000)),
-                        limits=limits)
+                        limits=limits, reviews=max(0, min(reviews, 200)))
         ok = summary_ok(rows)
         if as_json:
             typer.echo(_json.dumps({"phases": rows, "ok": ok}, indent=2))
@@ -138,6 +143,9 @@ def register(app: typer.Typer) -> None:
                 typer.echo(f"{r['phase']:>28}: {r['moves']} moves, {r['failed']} failed | REST answer "
                            f"p50 {r['rest_p50_ms']} ms p99 {r['rest_p99_ms']} ms max {r['rest_max_ms']} ms | "
                            f"other seat's WebSocket p50 {r['ws_p50_ms']} ms p99 {r['ws_p99_ms']} ms max {r['ws_max_ms']} ms")
+                if r.get("reviews_done") is not None:
+                    typer.echo(f"{'':>28}  reviews: {r['reviews_done']} stored, {r['reviews_refused']} requests "
+                               f"refused (queue full) and asked again, {r['review_cpu_s_p50']} CPU s each (median)")
                 if r["attacker_messages"]:
                     typer.echo(f"{'':>28}  attacker: {r['attacker_messages']} messages sent, connections: "
                                f"{r['attacker_closed']}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, OptionError
@@ -96,6 +96,10 @@ class Game:
     # ``heuristic``, every seat's value features) from one pass, equal to computing them
     # separately, for games whose heuristic and features share their work.
     value_context: Callable[["State"], tuple[list[float], list[list[float]] | None]] | None = None
+    # Player words for a move's effect: explain(features_before, features_after) -> a few
+    # short phrases ("+3 points", "closer to a noble") from the seat's value features
+    # (gemtable.core.explain builds one from a table of words).  Hints and reviews use it.
+    explain: Callable[[Sequence[float], Sequence[float]], list[str]] | None = None
     # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
     # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
     # It runs inside the search on determinized states only.

@@ -11,6 +11,9 @@ drops it).  It reports, per phase, the time from sending a move to
 * the other seat's WebSocket receiving the new state,
 
 as p50 / p99 / max, and what happened to the attacker's connections.
+With ``reviews``, the second phase is a burst of game-review requests instead: that
+many finished tables (easy bots) are reviewed at once, the refused requests asked again
+until every review is stored, while the table plays on.
 All traffic goes to 127.0.0.1; the run is bounded in time and moves.
 """
 
@@ -76,6 +79,9 @@ class Phase:
     failures: int = 0
     attacker_closes: dict[str, int] = field(default_factory=dict)
     attacker_messages: int = 0
+    reviews_done: int = 0
+    reviews_refused: int = 0  # answered 429 (the queue was full) and asked again
+    review_seconds: list[float] = field(default_factory=list)  # CPU seconds of each review
 
     def row(self) -> dict[str, Any]:
         ms = lambda v: round(v * 1000, 1)
@@ -86,6 +92,9 @@ class Phase:
             "ws_p50_ms": ms(percentile(self.delivered, 0.5)), "ws_p99_ms": ms(percentile(self.delivered, 0.99)),
             "ws_max_ms": ms(max(self.delivered)) if self.delivered else None,
             "attacker_messages": self.attacker_messages, "attacker_closed": dict(self.attacker_closes),
+            **({"reviews_done": self.reviews_done, "reviews_refused": self.reviews_refused,
+                "review_cpu_s_p50": round(percentile(self.review_seconds, 0.5), 3)}
+               if self.review_seconds else {}),
         }
 
 
@@ -154,6 +163,56 @@ class _Attacker(threading.Thread):
             s.close()
 
 
+class _ReviewBurst(threading.Thread):
+    """Asks for every table's review at once, then again for the refused ones, until each is stored."""
+
+    def __init__(self, port: int, tables: list[str], phase: Phase) -> None:
+        super().__init__(daemon=True)
+        self.port, self.tables, self.phase = port, tables, phase
+        self.stopped = False
+
+    def run(self) -> None:
+        done: set[str] = set()
+        while not self.stopped and len(done) < len(self.tables):
+            for table_id in self.tables:
+                if table_id in done or self.stopped:
+                    continue
+                try:
+                    status, res = _request(self.port, "POST", f"/api/tables/{table_id}/review")
+                except (OSError, http.client.HTTPException):
+                    continue
+                if status == 429:
+                    self.phase.reviews_refused += 1
+                elif status == 200 and res.get("status") == "done":
+                    done.add(table_id)
+                    self.phase.review_seconds.append(float(res["review"]["seconds"]))
+            time.sleep(2.0)  # as the replay page asks again (the measuring thread shares this process)
+        self.phase.reviews_done = len(done)
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.join(timeout=5)
+
+
+def _finished_tables(port: int, game: str, count: int, timeout: float = 300.0) -> list[str]:
+    """``count`` 2-player tables of easy bots, played to the end."""
+    tables = []
+    for k in range(count):
+        status, res = _request(port, "POST", "/api/tables", {
+            "game": game, "players": 2, "seed": 1000 + k,
+            "seats": [{"kind": "bot", "bot": "easy"}, {"kind": "bot", "bot": "easy"}]})
+        if status != 201:
+            raise RuntimeError(f"could not create a table: {status} {res}")
+        tables.append(res["table"]["id"])
+    deadline = time.monotonic() + timeout
+    for table_id in tables:
+        while _request(port, "GET", f"/api/tables/{table_id}")[1]["status"] != "finished":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bots did not finish their games")
+            time.sleep(0.2)
+    return tables
+
+
 def _new_table(port: int, game: str) -> tuple[str, list[str]]:
     status, res = _request(port, "POST", "/api/tables", {
         "game": game, "players": 2, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]})
@@ -162,12 +221,16 @@ def _new_table(port: int, game: str) -> tuple[str, list[str]]:
     return res["table"]["id"], [s["token"] for s in res["seats"]]
 
 
-def _play(port: int, game: str, phase: Phase, seconds: float, max_moves: int, flood: int | None) -> None:
+def _play(port: int, game: str, phase: Phase, seconds: float, max_moves: int, flood: int | None,
+          reviews: list[str] | None = None) -> None:
     table_id, tokens = _new_table(port, game)
     watcher = _Watcher(port, table_id, tokens[1])
     watcher.start()
     attacker = None
-    if flood:
+    if reviews:
+        attacker = _ReviewBurst(port, reviews, phase)
+        attacker.start()
+    elif flood:
         attacker = _Attacker(port, table_id, flood, phase)
         attacker.start()
         time.sleep(1.0)  # let the flood land and the attacker stall
@@ -206,15 +269,19 @@ def _play(port: int, game: str, phase: Phase, seconds: float, max_moves: int, fl
 
 
 def run_soak(seconds: float = 10.0, game: str = "splendor", flood: int = 3000, max_moves: int = 2000,
-             limits=None) -> list[dict[str, Any]]:
-    """Both phases against one fresh server; returns one row per phase."""
+             limits=None, reviews: int = 0) -> list[dict[str, Any]]:
+    """Both phases against one fresh server; returns one row per phase.  ``reviews``: the
+    second phase is a burst of that many review requests instead of the flood."""
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 'soak.sqlite3'}"
         with _Server(url, limits=limits) as server:
+            finished = _finished_tables(server.port, game, reviews) if reviews else None
+            second = ("review burst", None) if reviews else ("flooding stalled spectator", flood)
             rows = []
-            for name, attack in (("alone", None), ("flooding stalled spectator", flood)):
+            for name, attack in (("alone", None), second):
                 phase = Phase(name)
-                _play(server.port, game, phase, seconds, max_moves, attack)
+                _play(server.port, game, phase, seconds, max_moves, attack,
+                      finished if name == "review burst" else None)
                 rows.append(phase.row())
             return rows
 

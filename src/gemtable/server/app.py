@@ -22,7 +22,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from gemtable.core.registry import all_games
 
-from . import ratings
+from . import hints, ratings, reviews
 from .community import Community
 from .db import Database
 from .assets import Assets
@@ -40,6 +40,7 @@ from .routes import listing as listing_routes
 from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
+from .routes import analysis as analysis_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
 
@@ -110,13 +111,15 @@ def server_gc() -> None:
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
                bot_workers: int = 1, freeze_gc: bool = False, behind_proxy: bool = False,
-               mail: MailSettings | None = None) -> FastAPI:
+               mail: MailSettings | None = None, review_processes: int = reviews.PROCESSES,
+               review_queue: int = reviews.QUEUE) -> FastAPI:
     """The server application.  ``freeze_gc`` (a server process of its own, as `gemtable serve`
     starts): once started, the process's garbage collector is set up for serving
     (``server_gc``).  ``behind_proxy``: the site's own origin, which alone may change things
     (origins.py), is the one the proxy forwards (``X-Forwarded-Proto``, ``X-Forwarded-Host``).
     ``mail``: the SMTP server and the site's address for links in mails (mail.py; default: none,
-    mails wait in the queue)."""
+    mails wait in the queue).  ``review_processes``, ``review_queue``: the game reviews' CPU
+    budget (processes) and how many may wait (reviews.py)."""
     limits = limits or Limits()
     mail = mail or MailSettings()
 
@@ -129,13 +132,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         inplay = InPlay(manager)  # clocks and stand-in bots, chat, undo, rematch
         rating = ratings.RatingsHooks(manager)
         community = Community(manager, mail, app.state.identity.server_secret)  # turn alerts, friends
-        for feature in (LobbyHooks(), inplay, rating, community):
+        review = reviews.Reviews(manager, processes=review_processes, queue=review_queue)
+        hint = hints.Hints(manager)
+        for feature in (LobbyHooks(), inplay, rating, community, review, hint):
             manager.add_hooks(feature)
         app.state.community = community
         app.state.manager = manager
         app.state.inplay = inplay
         app.state.ratings = rating
         app.state.play_now = PlayNow(manager)  # the lobby's Play now (listing.py)
+        app.state.reviews = review
+        app.state.hints = hint
         all_games()
         # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
         # tables are then taken over through their leases.  One process: resume every table.
@@ -144,6 +151,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
             resumed = await manager.resume_all()
             if resumed:
                 log.info("resumed %d unfinished tables", resumed)
+        await review.catch_up()
         rated = await ratings.catch_up(manager)
         if rated:
             log.info("rated %d finished tables", rated)
@@ -197,6 +205,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(lobby_routes.router)
     app.include_router(listing_routes.router)
     app.include_router(ratings_routes.router)
+    app.include_router(analysis_routes.router)
     app.include_router(live.router)
     app.include_router(community_routes.router)
     app.include_router(pages.router)

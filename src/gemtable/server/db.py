@@ -356,6 +356,9 @@ class Database:
             s.execute(delete(PlayRow).where(PlayRow.table_id == table_id))
             s.execute(delete(KickedRow).where(KickedRow.table_id == table_id))
             s.execute(delete(PresenceRow).where(PresenceRow.table_id == table_id))
+            s.execute(delete(ReviewRow).where(ReviewRow.table_id == table_id))
+            s.execute(delete(HintRow).where(HintRow.table_id == table_id))
+            s.execute(delete(PracticeRow).where(PracticeRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
             s.execute(delete(SeatInviteRow).where(SeatInviteRow.table_id == table_id))  # community
             s.execute(delete(TurnRow).where(TurnRow.table_id == table_id))
@@ -438,6 +441,38 @@ class PresenceRow(Base):
     __tablename__ = "gt_presence"
 
     worker: Mapped[str] = mapped_column(String(32), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+
+
+class ReviewRow(Base):
+    """The review of a finished table (reviews.py): asked for, being computed (``worker``
+    claimed it at ``claimed_ms``), done (``data``) or failed (``error``)."""
+
+    __tablename__ = "gt_reviews"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), default="queued")  # queued | working | done | failed
+    worker: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    claimed_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    data: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(400), nullable=True)
+    asked_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class PracticeRow(Base):
+    """A table marked as practice by its creator (hints.py): hints for every seat, not rated."""
+
+    __tablename__ = "gt_practice"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+class HintRow(Base):
+    """A seat of a table was shown hints (hints.py): the table is not rated."""
+
+    __tablename__ = "gt_hints"
+
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
 

@@ -9,8 +9,9 @@ Who is rated: players with an account, and bots playing at one of the named
 levels (under "bot: <level>").  Guests, custom bot specs and anyone else are
 left out, the others are rated on their places among themselves.  Not rated
 at all: tables with no account among the seats, tables where one account
-held several seats (playing oneself), and tables where a seat took back
-a whole turn past a draw or a reveal (``result["took_back"]``: they saw what comes).  Several bots of one level
+held several seats (playing oneself), tables where a seat took back a whole
+turn past a draw or a reveal (``result["took_back"]``: they saw what comes), tables where a
+seat was shown hints (``gt_hints``) and tables marked as practice (``gt_practice``).  Several bots of one level
 at a table are rated seat by seat from the same rating; the level's new
 rating is the mean of those.
 
@@ -35,7 +36,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from .db import PlayerRow, RatingRow, SeatRow, TableRow, utcnow
+from .db import HintRow, PlayerRow, PracticeRow, RatingRow, SeatRow, TableRow, utcnow
 from .hooks import TableHooks
 from .table import LiveTable
 from .tables import TableManager
@@ -116,6 +117,8 @@ def rate_table(db, table_id: str) -> bool:
         people = [subj for _, subj in entries if subj.startswith("p:")]
         rated = (
             not result.get("took_back")
+            and s.scalar(select(HintRow.seat).where(HintRow.table_id == table_id).limit(1)) is None  # hints.py
+            and s.get(PracticeRow, table_id) is None
             and people and len(set(people)) == len(people)
             and len(entries) >= 2
             and isinstance(ranking, list) and len(ranking) == len(seats)

@@ -9,6 +9,9 @@ import * as online from "./online.js"; // players, lobby seats, chat, clocks, co
 import * as motion from "./motion.js";
 import { lobbyList } from "./lobbylist.js";
 import * as community from "./community.js"; // your turn, notifications, friends, mail settings (community.js)
+import { reviewPanel } from "./review.js";
+import { hintBox } from "./hints.js";
+import { analysisPanel } from "./analysis.js";
 
 const app = document.getElementById("app");
 let games = [];
@@ -225,6 +228,7 @@ async function lobbyPage() {
   const seatsBox = h("div", { class: "seats-form" });
   // online tables: private (invite links only) and the time control
   const privateBox = h("input", { type: "checkbox", id: "private" });
+  const practiceBox = h("input", { type: "checkbox", id: "practice" });
   const clockSel = h("select", { id: "clock-mode" }, [
     h("option", { value: "none", text: "No clock (casual)" }),
     h("option", { value: "realtime", text: "Real time: base + increment" }),
@@ -242,6 +246,7 @@ async function lobbyPage() {
   const onlineBox = h("div", { class: "online-options", hidden: online.me.supported ? null : "" }, [
     h("label", { class: "clock-row" }, ["Time ", clockSel]), clockDetail,
     h("label", { class: "toggle", title: "Not listed in the lobby: only people with an invite link can sit down" }, [privateBox, " private (invite links only)"]),
+    h("label", { class: "toggle", title: "Nothing at stake: every seat may ask the bot for hints; the game is not rated" }, [practiceBox, " practice (hints, not rated)"]),
   ]);
   form.replaceChildren(
     h("h2", { text: "New table" }),
@@ -313,6 +318,7 @@ async function lobbyPage() {
     });
     const body = { game: g.id, players: Number(playersSel.value), options, seats };
     if (privateBox.checked) body.private = true;
+    if (practiceBox.checked) body.practice = true;
     if (clockSel.value !== "none") {
       body.clock = clockSel.value === "realtime"
         ? { mode: "realtime", base: Number(baseSel.value), increment: Number(incSel.value) }
@@ -403,6 +409,7 @@ async function playPage(tableId) {
   let botLevels = null;      // GET /api/bots: the levels for the host's "start with bots" picker
   online.botInfo().then((info) => { botLevels = info; if (msg && msg.table.status === "waiting") drawWaiting(); }).catch(() => {});
 
+  const hints = hintBox({ tableId, token: () => token, act: (e) => act(e) });
   const banner = online.connectionBanner();
   const clocks = online.clockStrip();
   const promptBar = h("div", { class: "prompt-bar", id: "prompt", "aria-live": "polite" });
@@ -982,7 +989,7 @@ async function playPage(tableId) {
       const groups = new Map();
       for (const e of legal) { if (!groups.has(e.type)) groups.set(e.type, []); groups.get(e.type).push(e); }
       actionsBox.hidden = false;
-      actionsBox.replaceChildren(h("summary", { class: "fold-title", text: `Your choices (${legal.length})` }), ...[...groups.entries()].map(([type, list]) =>
+      actionsBox.replaceChildren(h("summary", { class: "fold-title", text: `Your choices (${legal.length})` }), ...(msg.hints ? [hints.el(msg)] : []), ...[...groups.entries()].map(([type, list]) =>
         h("div", { class: "action-group" }, [h("div", { class: "group-name", text: type.replace(/_/g, " ") }),
           h("div", { class: "action-buttons" }, list.map((e) => h("button", { class: "action", "data-action": JSON.stringify(e.json), text: e.text, onclick: () => act(e) })))])));
     } else {
@@ -1003,6 +1010,7 @@ async function playPage(tableId) {
         r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
         ...fairnessNotes(r, nm),
         rematchBox(nm),
+        r.hinted ? h("p", { class: "muted", id: "hinted-note", text: "Hints were shown in this game: it is not rated." }) : null,
         h("p", { class: "result-links" }, [
           rematch && !wantRematch ? h("button", { type: "button", class: "primary", id: "rematch-go", text: "Rematch ready: go to the new table", onclick: () => navigate(`/table/${rematch.table}`) }) : null,
           h("a", { href: `/replay/${tableId}`, "data-link": "", class: "button", id: "replay-link", text: "Watch the replay" }),
@@ -1093,6 +1101,7 @@ async function replayPage(tableId) {
   const controls = h("div", { class: "replay-controls" }, [
     btn("« first", "first", () => go(0)), btn("◀ back", "back", () => go(i - 1)), counter,
     btn("forward ▶", "forward", () => go(i + 1)), btn("last »", "last", () => go(frames.length - 1)), slider,
+    btn("Try other moves here", "analyse", () => analysis.start(i)),
   ]);
   slider.addEventListener("input", () => go(Number(slider.value)));
   const r = data.result;
@@ -1103,23 +1112,28 @@ async function replayPage(tableId) {
     r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
     h("p", {}, [h("a", { href: `/api/tables/${tableId}/match`, download: `${t.game}-${tableId}.json`, text: "Download the match file" })]),
   ]);
+  const review = reviewPanel({ tableId, names: nm, go: (n) => go(n) });
+  const analysis = analysisPanel({ tableId, names: nm, leave: () => go(i), draw: (ctx) => drawBoard(mod, board,
+    { ...ctx, names: nm, patterns: patternsOn(), table: t, mode: "analysis" }) });
   app.replaceChildren(h("div", { class: "play" }, [
-    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [`Replay: `, gameLink(gamesById[t.game] || { id: t.game, title: t.title }), h("span", { class: "muted", text: ` · table ${tableId}` })]), controls, board]),
+    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [`Replay: `, gameLink(gamesById[t.game] || { id: t.game, title: t.title }), h("span", { class: "muted", text: ` · table ${tableId}` })]), controls, analysis.el, board, review.el]),
     h("aside", { class: "side" }, [summary, h("section", { class: "panel log-panel" }, [h("h3", { text: "Game log" }), logBox])]),
   ]));
   const allLog = frames.flatMap((f) => f.log);
   function go(n) {
+    analysis.stop();
     i = Math.max(0, Math.min(frames.length - 1, n));
     slider.value = i;
     counter.textContent = `move ${i} / ${frames.length - 1}`;
     const f = frames[i];
     drawBoard(mod, board, { view: f.view, legal: [], seat: null, names: nm, toMove: f.to_move, prompt: null, over: i === frames.length - 1, result: i === frames.length - 1 ? r : null, patterns: patternsOn(), act: () => {}, table: t, mode: "replay" });
     drawLog(logBox, allLog.filter((e) => e.move < i), null, i - 1);
+    review.mark(i);
   }
-  const keys = (e) => { if (e.key === "ArrowLeft") go(i - 1); else if (e.key === "ArrowRight") go(i + 1); };
+  const keys = (e) => { if (analysis.active()) return; if (e.key === "ArrowLeft") go(i - 1); else if (e.key === "ArrowRight") go(i + 1); };
   document.addEventListener("keydown", keys);
-  cleanup = () => document.removeEventListener("keydown", keys);
-  rerender = () => go(i);
+  cleanup = () => { document.removeEventListener("keydown", keys); review.stop(); };
+  rerender = () => { if (!analysis.active()) go(i); };
   go(i);
 }
 

@@ -18,6 +18,7 @@ from .heuristics import (
 )
 from .rules import ACTIONS, DiamondsClubState
 from .text import render_text
+from .words import explain
 
 GAME = Game(
     id="diamonds_club",
@@ -36,6 +37,7 @@ GAME = Game(
     heuristic=heuristic,
     value_features=value_features,
     value_feature_names=VALUE_FEATURE_NAMES,
+    explain=explain,
     value_features_all=value_features_all,
     value_context=value_context,
     render_text=render_text,

@@ -18,6 +18,7 @@ from .heuristics import (
 )
 from .rules import ACTIONS, GAME_ID, D, MilleFioriState
 from .text import render_text
+from .words import explain
 
 GAME = Game(
     id=GAME_ID,
@@ -47,6 +48,7 @@ GAME = Game(
     rollout_policy=rollout_policy,
     value_features=value_features,
     value_feature_names=VALUE_FEATURE_NAMES,
+    explain=explain,
     value_features_all=value_features_all,
     render_text=render_text,
     observation=observation,

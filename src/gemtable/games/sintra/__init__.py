@@ -20,6 +20,7 @@ from .heuristics import (
 )
 from .rules import ACTIONS, GAME_ID, SintraState
 from .text import render_text
+from .words import explain
 
 GAME = Game(
     id=GAME_ID,
@@ -43,6 +44,7 @@ GAME = Game(
     heuristic=heuristic,
     value_features=value_features,
     value_feature_names=VALUE_FEATURE_NAMES,
+    explain=explain,
     value_features_all=value_features_all,
     render_text=render_text,
     observation=observation,

@@ -16,6 +16,7 @@ from .heuristics import (
 )
 from .rules import ACTIONS, DATA, SplendorState
 from .text import render_text
+from .words import explain
 
 GAME = Game(
     id="splendor",
@@ -34,6 +35,7 @@ GAME = Game(
     heuristic=heuristic,
     value_features=value_features,
     value_feature_names=VALUE_FEATURE_NAMES,
+    explain=explain,
     value_features_all=value_features_all,
     value_context=value_context,
     render_text=render_text,

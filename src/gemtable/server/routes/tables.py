@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from gemtable.core import IllegalAction
 
-from .. import lobby
+from .. import hints, lobby
 from ..deps import (
     client_address,
     get_identity,
@@ -45,6 +45,7 @@ class CreateTable(BaseModel):
     seed: int | None = Field(None, description="optional seed (never shown while the game runs); a table "
                                                "with a chosen seed tells every seat that its creator fixed the deal")
     private: bool = Field(False, description="not listed in the lobby: invite links (and the table's address) only")
+    practice: bool = Field(False, description="nothing at stake: every seat may ask for hints, and the game is not rated")
     clock: dict[str, Any] | None = Field(None, description="time control: {\"mode\": \"none\"}, {\"mode\": \"realtime\", "
                                                            "\"base\": s, \"increment\": s} or {\"mode\": \"turn\", "
                                                            "\"per_move\": s}")
@@ -93,7 +94,8 @@ def router(limits: Limits) -> APIRouter:
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
         player = await identity.current(request)
         seats, setup = lobby.prepare(seats, player, body.private)
-        steps = [setup, request.app.state.inplay.clock_setup(body.clock)]  # the lobby's, then the clock's
+        steps = [setup, request.app.state.inplay.clock_setup(body.clock),  # the lobby's, then the clock's
+                 hints.practice_setup(body.practice)]
         table = await manager.create(body.game, body.players, body.options, seats, body.seed, creator=address,
                                      setup=steps)
         return {

@@ -1,0 +1,325 @@
+"""Game review and hints: each seat's chance of winning, judged from its own knowledge.
+
+A seat's chance at a position is the learned evaluator's estimate of its share of the
+win (``bots.learned``, the game's shipped weights; the heuristic margin through a
+logistic when a game ships none) averaged over several determinizations drawn from
+that seat's view.  The random numbers are seeded from the view itself, so the result
+depends on what the seat could see and on nothing else: two positions that differ only
+in other seats' hidden cards, bags or deck orders give the same chances, hints and
+swings (``tests/analysis/test_review.py`` checks it for every game).
+
+* :func:`review` goes through a finished match: every seat's chance after every move,
+  then for each seat its biggest drops with the move the evaluator prefers there and
+  how much that move was worth;
+* :func:`hints` ranks the moves a seat may make now and says what each does in player
+  words (``Game.explain`` on the seat's value features before and after).
+
+The search is one ply deep (each legal move on each determinization, then the
+evaluator), which keeps a review of a whole game within a few seconds of one core.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gemtable.bots import learned
+from gemtable.bots.base import evaluate
+from gemtable.core import (
+    Action,
+    IllegalAction,
+    Match,
+    MatchFileError,
+    Rng,
+    State,
+    canonical,
+)
+
+SAMPLES = 8  # determinizations per judgement (the review's default)
+HINT_SAMPLES = 12  # a hint judges one position: it can afford more
+SWINGS = 3  # drops listed per seat
+SHARPNESS = 10.0  # the heuristic fallback's logistic slope (mcts's default)
+
+
+def _seed(state: State, seat: int, salt: str) -> int:
+    """A seed from what ``seat`` sees: the same view gives the same samples."""
+    text = f"{salt}|{seat}|{canonical(state.view(seat))}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+@dataclass
+class Choice:
+    """One move judged: the seat's expected chance after it, and what it changes."""
+
+    action: Action
+    text: str
+    chance: float
+    reasons: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action.to_json(), "text": self.text,
+                "chance": round(self.chance, 4), "reasons": self.reasons}
+
+
+class Judge:
+    """Chances of one game at one table size, from a seat's knowledge only."""
+
+    def __init__(self, state: State, samples: int = SAMPLES) -> None:
+        self.game = state.game
+        self.samples = max(1, int(samples))
+        self.model = learned.shipped(self.game, state.num_players)
+
+    @property
+    def name(self) -> str:
+        how = "learned value" if self.model is not None else "heuristic"
+        return f"{how}, one ply, {self.samples} samples"
+
+    def _values(self, det: State) -> list[float]:
+        if det.is_over():
+            return det.returns()
+        if self.model is not None:
+            return self.model.values(det)
+        n = det.num_players
+        values = [evaluate(det, q) for q in range(n)]
+        scale = max(1.0, max(abs(v) for v in values))
+        out = []
+        for p in range(n):
+            x = SHARPNESS * (values[p] - max(values[q] for q in range(n) if q != p)) / scale
+            out.append(1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x)))))
+        total = sum(out)
+        return [v / total for v in out]
+
+    def _dets(self, state: State, seat: int, salt: str) -> list[State]:
+        rng = Rng(_seed(state, seat, salt))
+        return [state.determinize(seat, rng) for _ in range(self.samples)]
+
+    def chance(self, state: State, seat: int) -> float:
+        """``seat``'s chance of winning (its share of the win) from its view of ``state``."""
+        if state.is_over():
+            return float(state.returns()[seat])
+        dets = self._dets(state, seat, "chance")
+        return sum(self._values(d)[seat] for d in dets) / len(dets)
+
+    def rank(self, state: State, seat: int, explain: int = 0) -> list[Choice]:
+        """Every legal move of ``seat``, best first, each with its expected chance (the
+        same determinizations for every move, so the comparison is paired); the first
+        ``explain`` of them with their reasons (:meth:`reasons`)."""
+        dets = self._dets(state, seat, "rank")
+        out = []
+        for a in state.legal_actions(seat):
+            total, used = 0.0, 0
+            for d in dets:
+                child = d.clone()
+                try:
+                    child.apply(seat, a)
+                except IllegalAction:  # a determinization the move does not fit: skip it
+                    continue
+                total += self._values(child)[seat]
+                used += 1
+            if used:
+                out.append(Choice(a, state.action_text(seat, a), total / used, []))
+        out.sort(key=lambda c: -c.chance)
+        for c in out[:explain]:
+            c.reasons = self.reasons(state, seat, c.action)
+        return out
+
+    def reasons(self, state: State, seat: int, action: Action, depth: int = 4) -> list[str]:
+        """What ``action`` does for ``seat``, in player words (``Game.explain`` of the seat's
+        value features before and after, averaged over the determinizations).  A turn made
+        of several decisions (take, then place) is followed to its end: while ``seat``
+        alone is still to move, the evaluator's best next decision is played (at most
+        ``depth`` of them), so a first step is explained by what it leads to."""
+        game = self.game
+        if game.explain is None or game.value_features is None:
+            return []
+        before, after = [], []
+        for d in self._dets(state, seat, "rank"):
+            child = d.clone()
+            try:
+                child.apply(seat, action)
+            except IllegalAction:
+                continue
+            for _ in range(depth):
+                if child.is_over() or child.to_move() != (seat,):
+                    break
+                best, best_value = None, -1.0
+                for follow in child.legal_actions(seat):
+                    nxt = child.clone()
+                    nxt.apply(seat, follow)
+                    v = self._values(nxt)[seat]
+                    if v > best_value:
+                        best, best_value = nxt, v
+                child = best
+            before.append(game.value_features(d, seat))
+            after.append(game.value_features(child, seat))
+        return game.explain(_mean(before), _mean(after)) if before else []
+
+
+def _mean(rows: Sequence[Sequence[float]]) -> list[float]:
+    n = len(rows)
+    return [sum(col) / n for col in zip(*rows)]
+
+
+def hints(state: State, seat: int, count: int = 3, samples: int = HINT_SAMPLES) -> list[dict[str, Any]]:
+    """The ``count`` best moves of ``seat`` now, each with its chance and its reasons."""
+    if state.is_over() or seat not in state.to_move():
+        return []
+    return [c.to_json() for c in Judge(state, samples).rank(state, seat, explain=count)[:count]]
+
+
+def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], samples: int = SAMPLES,
+                  swings: int = SWINGS, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """The review of a game given its positions (``states[t]`` before move ``t``, the last
+    one after the last move) and its moves (seat, action).
+
+    Each seat's chances and swings use only that seat's views of the positions.
+    """
+    if len(states) != len(moves) + 1:
+        raise ValueError("a review needs one position more than moves")
+    judge = Judge(states[0], samples)
+    n = states[0].num_players
+    steps = len(states) + n * swings
+    done = 0
+    chances: list[list[float]] = [[] for _ in range(n)]
+    for state in states:
+        for p in range(n):
+            chances[p].append(round(judge.chance(state, p), 4))
+        done += 1
+        if progress:
+            progress(done, steps)
+    drops: list[list[tuple[float, int]]] = [[] for _ in range(n)]
+    for t, (seat, action) in enumerate(moves):
+        if len(states[t].legal_actions(seat)) > 1:
+            drops[seat].append((chances[seat][t + 1] - chances[seat][t], t))
+    out_swings = []
+    for p in range(n):
+        for delta, t in sorted(drops[p])[:swings]:
+            if delta >= 0:
+                break
+            state, (seat, action) = states[t], moves[t]
+            ranked = judge.rank(state, seat, explain=1)
+            played = next((c for c in ranked if c.action == action), None)
+            best = ranked[0]
+            if played is not None and played is not best:
+                played.reasons = judge.reasons(state, seat, action)
+            out_swings.append({
+                "seat": seat, "move": t + 1, "played": state.action_text(seat, action),
+                "before": chances[seat][t], "after": chances[seat][t + 1], "swing": round(delta, 4),
+                "best": best.text, "best_reasons": best.reasons,
+                "best_chance": round(best.chance, 4),
+                "played_chance": round(played.chance, 4) if played else None,
+                "cost": round(best.chance - played.chance, 4) if played else None,
+                "played_reasons": played.reasons if played else [],
+            })
+            done += 1
+            if progress:
+                progress(done, steps)
+    out_swings.sort(key=lambda s: (s["seat"], s["swing"]))
+    return {"players": n, "bot": judge.name, "samples": judge.samples,
+            "moves": len(moves), "chances": chances, "swings": out_swings}
+
+
+def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
+           progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """The review of a finished match (``MatchFileError`` if it does not replay; a
+    ``ValueError`` if it is not over: a running game is never reviewed)."""
+    game = match.start().game
+    states: list[State] = []
+    moves: list[tuple[int, Action]] = []
+    for i, (state, _) in enumerate(match.states(game)):
+        states.append(state.clone())
+        if i < len(match.actions):
+            p, data = match.actions[i]
+            try:
+                moves.append((p, game.action_from_json(data)))
+            except IllegalAction as exc:
+                raise MatchFileError(f"action {i + 1} ({data!r} by seat {p + 1}) does not replay: {exc}") from None
+    if not states[-1].is_over():
+        raise ValueError("the game is not over: only a finished game can be reviewed")
+    out = review_states(states, moves, samples, swings, progress)
+    out["game"] = match.game_id
+    return out
+
+
+# -- a review in a worker process (the server's background queue) ------------------------------
+def quiet_worker(niceness: int = 19, idle: bool = True) -> None:
+    """Set an analysis process up to yield the CPU to the server (a ``ProcessPoolExecutor``
+    initializer): with ``idle``, Linux's idle scheduling class where there is one (it runs
+    only on CPU time nothing else wants), else the priority ``niceness``; one BLAS thread."""
+    import os
+
+    try:
+        if not idle:
+            raise OSError
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):  # not Linux, or not asked for
+        try:
+            os.nice(niceness)
+        except (AttributeError, OSError):  # pragma: no cover - not on this platform
+            pass
+    learned.limit_blas_threads(1)
+
+
+def review_json(match: dict[str, Any], samples: int = SAMPLES) -> dict[str, Any]:
+    """:func:`review` of a match file's JSON, with the CPU seconds it took (``seconds``)."""
+    import time
+
+    started = time.process_time()
+    out = review(Match.from_json(match), samples=samples)
+    out["seconds"] = round(time.process_time() - started, 3)
+    return out
+
+
+def hints_json(game_id: str, state: dict[str, Any], seat: int, count: int = 3) -> list[dict[str, Any]]:
+    """:func:`hints` of a state's JSON (a determinization from ``seat``'s view is enough:
+    the hints depend on nothing else)."""
+    from gemtable.core import get_game
+
+    return hints(get_game(game_id).from_json(state), seat, count)
+
+
+def board_json(match: dict[str, Any], upto: int, line: Sequence[tuple[int, dict[str, Any]]],
+               samples: int = HINT_SAMPLES) -> dict[str, Any]:
+    """The analysis board: the position after the first ``upto`` moves of a finished match,
+    then the moves of ``line`` (seat, action JSON) tried instead; the seat to move's view
+    and legal moves, every seat's chance from its own view, and the bot's three best moves.
+
+    A ``ValueError`` names what does not fit (a move number, a seat not to move, the rule
+    an illegal move breaks)."""
+    from gemtable.core import GemtableError, get_game
+
+    m = Match.from_json(match)
+    game = get_game(m.game_id)
+    if not 0 <= upto <= len(m.actions):
+        raise ValueError(f"the game has moves 0 to {len(m.actions)}; there is no move {upto}")
+    state = m.replay(upto, game)
+    for k, (seat, data) in enumerate(line, 1):
+        if state.is_over():
+            raise ValueError(f"step {k} of the line: the game is over")
+        if seat not in state.to_move():
+            raise ValueError(f"step {k} of the line: seat {seat + 1} is not to move")
+        try:
+            action = game.action_from_json(data)
+        except GemtableError as exc:
+            raise ValueError(f"step {k} of the line: {exc}") from None
+        why = state.check(seat, action)
+        if why:
+            raise ValueError(f"step {k} of the line: {why}")
+        state.apply(seat, action)
+    movers = state.to_move()
+    mover = movers[0] if movers else None
+    judge = Judge(state, samples)
+    legal = state.legal_actions(mover) if mover is not None else []
+    return {
+        "move": upto, "line": len(line), "seat": mover, "to_move": list(movers), "over": state.is_over(),
+        "view": state.view(mover), "prompt": state.prompt(mover) if mover is not None else None,
+        "legal": [{"id": a.id, "type": a.type, "json": a.to_json(), "text": state.action_text(mover, a)}
+                  for a in legal],
+        "chances": [round(judge.chance(state, p), 4) for p in range(state.num_players)],
+        "best": [c.to_json() for c in judge.rank(state, mover, explain=3)[:3]] if mover is not None else [],
+        "result": state.result() if state.is_over() else None,
+        "bot": judge.name,
+    }

@@ -1,0 +1,65 @@
+"""Player words for a change in a seat's position, from the game's value features.
+
+A game describes, for the value features a player understands, how to put a change
+into words (:class:`Words`); :func:`describe` turns the features before and after a
+move into a few short phrases such as ``+3 points`` or ``closer to a noble``.  Games
+hand their table to ``Game.explain`` through :func:`explainer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Words:
+    """How one value feature's change reads.
+
+    ``scale``: the feature's value times ``scale`` is in the player's units (points,
+    gems); ``step``: the smallest change in those units worth a phrase; ``up`` and
+    ``down``: the phrase for a rise and for a fall, ``{n}`` standing for the size of
+    the change in those units (rounded to a whole number) and ``{s}`` for a plural "s" (none when it is 1).
+    """
+
+    feature: str
+    scale: float
+    up: str
+    down: str
+    step: float = 1.0
+
+
+def _amount(x: float) -> str:
+    return str(max(1, round(x)))
+
+
+def describe(names: Sequence[str], before: Sequence[float], after: Sequence[float],
+             words: Sequence[Words], limit: int = 2) -> list[str]:
+    """Up to ``limit`` phrases for the changes from ``before`` to ``after``, in the order
+    ``words`` lists them (the game puts what matters most first)."""
+    index = {name: i for i, name in enumerate(names)}
+    out: list[str] = []
+    for w in words:
+        i = index.get(w.feature)
+        if i is None:
+            continue
+        delta = (after[i] - before[i]) * w.scale
+        if abs(delta) + 1e-9 < w.step:
+            continue
+        n = _amount(abs(delta))
+        out.append((w.up if delta > 0 else w.down).format(n=n, s="" if n == "1" else "s"))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def explainer(names: Sequence[str], words: Sequence[Words]) -> Callable[[Sequence[float], Sequence[float]], list[str]]:
+    """A ``Game.explain`` for a game's value features and their words."""
+    unknown = [w.feature for w in words if w.feature not in names]
+    if unknown:
+        raise ValueError(f"words for unknown value features: {', '.join(unknown)}")
+
+    def explain(before: Sequence[float], after: Sequence[float], limit: int = 2) -> list[str]:
+        return describe(names, before, after, words, limit)
+
+    return explain
