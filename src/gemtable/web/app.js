@@ -880,7 +880,7 @@ async function playPage(tableId) {
       box.addEventListener("change", () => { hotseat = box.checked; localStorage.setItem(`gt.hotseat.${tableId}`, hotseat ? "1" : "0"); if (hotseat && msg) onState({ ...msg, log: [], log_reset: false }); });
       seatsBox.appendChild(h("label", { class: "toggle" }, [box, " hotseat: follow the seat to move"]));
     }
-    if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", id: "resign", text: "Resign…", title: "Give up this game: you take the last place", onclick: confirmResign })]));
+    if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", id: "resign", text: "Resign", title: "Give up this game: you take the last place (you are asked first)", onclick: confirmResign })]));
     // invite links exist only for the other people's seats: none at a table of you and bots
     const others = t.seats.some((s) => s.kind === "human" && s.seat !== msg.seat);
     if (isHost() && !msg.over && others) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));

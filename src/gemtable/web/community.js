@@ -25,10 +25,6 @@ function ago(iso) {
 
 // -- the header: your turn ------------------------------------------------------------------
 export function setup() {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = new URL("./community.css", import.meta.url).href;
-  document.head.appendChild(link);
   const nav = document.querySelector(".nav-main");
   const mine = document.getElementById("nav-me");
   if (nav && !document.getElementById("nav-friends")) {
