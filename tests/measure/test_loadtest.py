@@ -167,17 +167,18 @@ def test_the_report_gives_server_cpu_per_action_and_its_kernel_share():
 def test_profile_parts_sort_each_sample_by_the_first_part_that_matches():
     from gemtable.measure.profile import OTHER, read_folded, summarize
 
-    folded = "\n".join([
-        "Runner.run (asyncio/runners.py:1);Storage.store (gemtable/server/storage.py:1);encode (json/encoder.py:1) 3",
-        "Runner.run (asyncio/runners.py:1);LiveTable.payload (gemtable/server/table.py:1);"
-        "SplendorState.legal_actions (gemtable/games/splendor/rules.py:1) 2",
-        "Runner.run (asyncio/runners.py:1);LiveTable.payload (gemtable/server/table.py:1);"
-        "SplendorState.view (gemtable/games/splendor/rules.py:1);card_json (gemtable/games/splendor/rules.py:2) 4",
-        "Runner.run (asyncio/runners.py:1);send (websockets/protocol.py:1);encode "
-        "(websockets/extensions/permessage_deflate.py:1) 1",
-        "Runner.run (asyncio/runners.py:1) 5",
-        "main (somewhere.py:1) 5",
-    ])
+    loop = "Runner.run (asyncio/runners.py:1)"
+    payload = "LiveTable.payload (gemtable/server/table.py:1)"
+    stacks = [
+        [loop, "Storage.store (gemtable/server/storage.py:1)", "encode (json/encoder.py:1) 3"],
+        [loop, payload, "SplendorState.legal_actions (gemtable/games/splendor/rules.py:1) 2"],
+        [loop, payload, "SplendorState.view (gemtable/games/splendor/rules.py:1)",
+         "card_json (gemtable/games/splendor/rules.py:2) 4"],
+        [loop, "send (websockets/protocol.py:1)", "encode (websockets/extensions/permessage_deflate.py:1) 1"],
+        [loop + " 5"],
+        ["main (somewhere.py:1) 5"],
+    ]
+    folded = "\n".join(";".join(frames) for frames in stacks)
     prof = summarize(read_folded(folded))
     assert prof["samples"] == 20
     assert prof["parts_pct"] == {"compression (permessage-deflate)": 5.0, "database commit": 15.0,

@@ -117,8 +117,8 @@ def summarize(stacks: collections.Counter, top: int = 15) -> dict[str, Any]:
 
 
 def format_profile(prof: dict[str, Any]) -> list[str]:
-    lines = [f"profile ({prof['samples']} samples of the Python work, py-spy --gil; "
-             f"folded stacks: {', '.join(prof.get('files', [])) or 'none'}):"]
+    files = ", ".join(prof.get("files", [])) or "none"
+    lines = [f"profile ({prof['samples']} samples of the Python work, py-spy --gil; folded stacks: {files}):"]
     for part, pct in sorted(prof["parts_pct"].items(), key=lambda kv: -kv[1]):
         lines.append(f"  {pct:5.1f} %  {part}")
     lines.append("  most often on top of the stack:")
