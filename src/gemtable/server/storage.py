@@ -23,6 +23,7 @@ import json
 import logging
 import secrets
 import sqlite3
+import threading
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
@@ -269,6 +270,7 @@ class GroupCommit:
         self.storage = storage
         self.path = path
         self.conn: sqlite3.Connection | None = None  # (the database thread's)
+        self.using = threading.Lock()  # one group at a time on the connection (were there several threads)
         self.timeout = 5.0  # seconds a commit waits for another program's write lock (then it fails)
         # what waits and what is under way, per event loop (one in a server; a test may drive the
         # same app from several): a group's futures belong to the loop that made them
@@ -314,6 +316,10 @@ class GroupCommit:
 
     def flush(self, group: list[tuple[tuple, dict[str, Any]]]) -> list[BaseException | None]:
         """(The database thread) One transaction for ``group``; each action's error or None."""
+        with self.using:
+            return self._flush(group)
+
+    def _flush(self, group: list[tuple[tuple, dict[str, Any]]]) -> list[BaseException | None]:
         if self.conn is None:
             self.conn = self._connect()
         conn = self.conn
