@@ -20,7 +20,7 @@ from gemtable.core import Rng, canonical
 
 from .conftest import game_cases
 
-SPECS = ["random", "greedy", "greedy:samples=2", "mcts:iterations=16,rollout=3"]
+SPECS = ["random", "greedy", "greedy:samples=2", "mcts:iterations=16,rollout=3", "gumbel:simulations=8"]
 
 
 class PeekingBot(Bot):

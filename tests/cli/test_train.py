@@ -202,3 +202,49 @@ def test_training_with_a_labelling_search(tmp_path):
     result = runner.invoke(app, ["train", "splendor", "--games", "1", "--label-bot", "greedy",
                                  "--out", str(tmp_path / "x.npz")])
     assert result.exit_code != 0 and "search bot" in result.output
+
+
+# -- --method gumbel: self-play policy iteration -------------------------------------------------
+GUMBEL_TINY = ["--method", "gumbel", "--games", "3", "--simulations", "4", "--hidden", "16,16", "--steps", "30",
+               "--lr", "3e-3", "--eval-games", "1", "--eval-bot", "random", "--trainer", "numpy"]
+
+
+def test_gumbel_trains_a_tiny_model_through_two_generations_and_resumes(tmp_path):
+    from gemtable.bots import gumbel, make_bot
+
+    path = tmp_path / "sp.npz"
+    out = _train("splendor", *GUMBEL_TINY, "--generations", "2", "--seed", "3", "--out", str(path)).output
+    assert "generation 1:" in out and "generation 2:" in out and "2 generations, 6 games" in out
+    game = get_game("splendor")
+    net, extra = gumbel.read(game, path)
+    man = net.manifest
+    assert man["generation"] == 2 and man["games"] == 6 and man["cpu_minutes"] > 0
+    for record in man["generations"]:
+        assert record["command"].startswith("gemtable train splendor --method gumbel")
+        assert record["simulations"] > 0 and record["rows"] > 0
+        assert 0.0 <= record["vs_previous"] <= 1.0 and record["baseline"] == "random"
+        assert record["loss_after"][0] > 0
+    assert {"adam_t", "replay_x", "replay_ids"} <= set(extra)
+    # the network learned: early stopping kept training steps, and the policy head moved off zero
+    assert int(extra["adam_t"][0]) == sum(r["kept_steps"] for r in man["generations"]) > 0
+    assert np.any(net.weights["wp"] != 0)
+    # the same command with --minutes continues the checkpoint: one more generation at least
+    out = _train("splendor", *GUMBEL_TINY, "--minutes", "0.001", "--seed", "3", "--out", str(path)).output
+    assert "continuing" in out and "generation 3:" in out
+    assert gumbel.read(game, path)[0].manifest["games"] == 9
+    bot = make_bot(f"gumbel:simulations=4,weights={path}")
+    state = game.new(2, 1)
+    assert bot.choose(state, 0) in state.legal_actions(0)
+
+
+def test_gumbel_refusals(tmp_path):
+    value = tmp_path / "value.npz"
+    _train("splendor", "--games", "2", "--seed", "1", "--out", str(value))
+    result = runner.invoke(app, ["train", "splendor", *GUMBEL_TINY, "--out", str(value)])
+    assert result.exit_code != 0 and "policy-value" in result.output
+    for args, words in ((["--method", "alpha"], "--method"), ([*GUMBEL_TINY, "--trainer", "tpu"], "--trainer"),
+                        ([*GUMBEL_TINY, "--eval-bot", "nobody"], "unknown bot"),
+                        ([*GUMBEL_TINY, "--players", "7"], "player")):
+        result = runner.invoke(app, ["train", "splendor", *args, "--out", str(tmp_path / "x.npz")])
+        assert result.exit_code != 0 and words in result.output, (args, result.output)
+        assert "Traceback" not in result.output

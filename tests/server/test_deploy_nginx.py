@@ -1,4 +1,4 @@
-"""docs/deploy.md's nginx configuration for routing by table, run for real (issue 17).
+"""docs/deploy.md's nginx configuration for routing by table, run for real, and the page's files through it.
 
 The ``map`` and ``upstream`` blocks are read from the page itself, pointed at two real
 workers on one throw-away PostgreSQL cluster, and put in front of them with Debian's nginx.
@@ -76,6 +76,7 @@ http {{
         subprocess.run(["nginx", "-c", str(conf)], check=True, capture_output=True, timeout=30)
         try:
             report = lt.run_loadtest(tables=12, seconds=4, warmup=1, think=0.3, urls=[f"http://127.0.0.1:{port}"])
+            _static_files_through(f"http://127.0.0.1:{port}")
         finally:
             subprocess.run(["nginx", "-c", str(conf), "-s", "stop"], capture_output=True, timeout=30)
         assert report["setup"]["failures"] == {} and report["setup"]["seats_connected"] == 24
@@ -94,3 +95,25 @@ http {{
     assert len(played[0] | played[1]) == 12  # every table played
     assert not asked[0] & asked[1]  # no table's requests at both workers
     assert played[0] and played[1] and created[0] and created[1]  # both workers used
+
+
+def _static_files_through(url: str) -> None:
+    """Through nginx (the page's files spread over both workers): the shell is revalidated and
+    names hashed files, which any worker serves compressed and immutable; a stale name is a 404."""
+    import httpx
+
+    gz = {"Accept-Encoding": "gzip"}
+    shell = httpx.get(url + "/", headers=gz)
+    assert shell.status_code == 200 and shell.headers["cache-control"] == "no-cache"
+    assert shell.headers["content-encoding"] == "gzip"
+    names = sorted(set(re.findall(r'"(/static/[^"]+\.[0-9a-f]{12}\.(?:js|css))"', shell.text)))
+    assert any("/static/app." in n for n in names) and any("/static/style." in n for n in names)
+    for name in names:
+        for _ in range(3):  # requests naming no table are spread at random: both workers answer
+            r = httpx.get(url + name, headers=gz)
+            assert r.status_code == 200, name
+            assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+            assert r.headers["content-encoding"] == "gzip" and "accept-encoding" in r.headers["vary"].lower()
+    stale = re.sub(r"\.[0-9a-f]{12}\.", ".000000000000.", names[0])
+    assert httpx.get(url + stale).status_code == 404
+

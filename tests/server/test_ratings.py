@@ -109,8 +109,8 @@ def test_an_account_and_a_guest_rate_only_the_account_against_the_bot(client):
     assert [e["name"] for e in client.get("/api/leaderboard/toy").json()].count("Gus") == 0
 
 
-@pytest.mark.parametrize("mark", ["replaced", "took_back"])
-def test_a_game_with_replaced_seats_or_taken_back_turns_is_not_rated(client, mark):
+@pytest.mark.parametrize("mark", ["took_back"])
+def test_a_game_with_taken_back_turns_is_not_rated(client, mark):
     client.app.state.ratings.active = False
     ann = account(client, "Ann", "203.0.113.46")
     tid, _ = finished_game(client, ann, [{"kind": "me"}, {"kind": "bot", "bot": "easy"}])
@@ -156,7 +156,8 @@ def test_profiles_show_ratings_and_recent_games(client):
     assert client.get("/api/players/nobody").status_code == 404
     gus = named(client, "Gus", host="203.0.113.49")
     assert client.get("/api/players/Gus").json() == {"name": "Gus", "account": False, "bot": False,
-                                                     "ratings": {}, "recent": []}
+                                                     "ratings": {}, "recent": [],
+                                                     "finished": {"games": 0, "abandoned": 0, "share": None}}
     assert gus.get("/api/me").json()["player"]["name"] == "Gus"
 
 

@@ -111,6 +111,66 @@ def test_sigkill_loses_no_acknowledged_action_chat_line_or_clock_time(tmp_path):
             proc.wait(timeout=30)
 
 
+def _table(base: str, players: int, clock: dict | None = None) -> tuple[str, list[str]]:
+    body = {"game": "splendor", "players": players,
+            "seats": [{"kind": "human", "name": n} for n in ("Ann", "Bob", "Cat")[:players]]}
+    if clock is not None:
+        body["clock"] = clock
+    r = httpx.post(f"{base}/api/tables", timeout=30, json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["table"]["id"], [s["token"] for s in r.json()["seats"]]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_sigkill_loses_no_acknowledged_resignation_or_rematch_acceptance(tmp_path, request, backend):
+    """A resignation (the game ends, or a bot plays the seat on) and a rematch proposal and its
+    acceptance, once answered, are there after a SIGKILL."""
+    if backend == "sqlite":
+        db_url = f"sqlite:///{tmp_path / 'kill.sqlite3'}"
+    else:
+        from gemtable.server.db import Database
+
+        db_url = request.getfixturevalue("postgres_url")
+        Database(db_url).dispose()  # the schema
+    log = tmp_path / "server.log"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start(db_url, port, log)
+    try:
+        ended, two = _table(base, 2, {"mode": "realtime", "base": 600, "increment": 0})
+        going, three = _table(base, 3)
+        r = httpx.post(f"{base}/api/tables/{ended}/resign", headers={"X-Seat-Token": two[1]}, timeout=30)
+        assert r.status_code == 200 and r.json()["ended"] is True, r.text
+        r = httpx.post(f"{base}/api/tables/{going}/resign", headers={"X-Seat-Token": three[2]}, timeout=30)
+        assert r.status_code == 200 and r.json()["ended"] is False, r.text
+        # a two-player game ended by the resignation: Ann proposes the rematch ...
+        r = httpx.post(f"{base}/api/tables/{ended}/rematch", headers={"X-Seat-Token": two[0]}, timeout=30)
+        assert r.json()["proposal"]["state"] == "open", r.text
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        proc = start(db_url, port, log)
+        info = httpx.get(f"{base}/api/tables/{ended}", timeout=30).json()
+        assert info["status"] == "finished" and info["winners"] == [0]
+        assert info["rematch_proposal"]["state"] == "open" and info["rematch_proposal"]["waiting"] == [1]
+        info = httpx.get(f"{base}/api/tables/{going}", timeout=30).json()
+        assert info["status"] == "running" and info["seats"][2]["resigned"] and info["seats"][2]["away"]
+        # ... Bob accepts; the acceptance is answered with his seat at the new table
+        r = httpx.post(f"{base}/api/tables/{ended}/rematch", headers={"X-Seat-Token": two[1]},
+                       json={"answer": "accept"}, timeout=30)
+        assert r.status_code == 200, r.text
+        new_id, bob_token = r.json()["table"], r.json()["token"]
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+        proc = start(db_url, port, log)
+        assert httpx.get(f"{base}/api/tables/{ended}", timeout=30).json()["rematch"] == new_id
+        state = httpx.get(f"{base}/api/tables/{new_id}/state", headers={"X-Seat-Token": bob_token}, timeout=30).json()
+        assert state["seat"] == 0 and state["table"]["seats"][0]["name"] == "Bob"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+
+
 def _stored_clocks(db_url: str) -> dict[str, dict]:
     """Every table's stored clocks (``gt_table_play.data``), by table id."""
     from sqlalchemy import create_engine, select

@@ -505,3 +505,35 @@ def test_a_long_bot_spec_gives_a_seat_name_within_the_limit(client):
 
     res = create(client, "toy", 2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "mcts:iterations=5"}])
     assert [s["name"] for s in res["seats"]] == ["Player 1", "Bot 2"]
+
+
+def test_a_resignation_and_a_rematch_proposal_at_one_worker_reach_a_player_at_the_other(workers, postgres_url):
+    """Bob, connected at worker B, sees Ann's resignation made at worker A end the game, then
+    her rematch proposal; his acceptance at B starts the rematch, which Ann at A hears of."""
+    a, b = workers(2)
+    tid, tokens = _two_humans(a)
+    ann, bob = Player(a, tid, tokens[0]), Player(b, tid, tokens[1])
+    try:
+        bob.at(0)
+        ann.at(0)
+        with httpx.Client(timeout=30) as http:
+            r = http.post(f"{a.url}/api/tables/{tid}/resign", headers={"X-Seat-Token": tokens[0]})
+            assert r.status_code == 200 and r.json()["ended"] is True, r.text
+            over = bob.until(lambda m: m["type"] == "state" and m["over"])
+            assert over["result"]["resigned"] == [0] and over["result"]["winners"] == [1]
+            assert http.get(f"{b.url}/api/tables/{tid}").json()["status"] == "finished"
+            r = http.post(f"{a.url}/api/tables/{tid}/rematch", headers={"X-Seat-Token": tokens[0]})
+            assert r.json()["proposal"]["waiting"] == [1], r.text
+            seen = bob.until(lambda m: m["type"] == "presence" and (m["table"].get("rematch_proposal") or {})
+                             .get("state") == "open")
+            assert seen["table"]["rematch_proposal"]["by"] == 0
+            r = http.post(f"{b.url}/api/tables/{tid}/rematch", headers={"X-Seat-Token": tokens[1]},
+                          json={"answer": "accept"})
+            assert r.status_code == 200 and r.json()["seat"] == 0, r.text
+            told = ann.until(lambda m: m["type"] == "rematch")
+            assert told["table"] == r.json()["table"] and told["seat"] == 1
+    finally:
+        ann.close()
+        bob.close()
+    for w in (a, b):
+        assert w.errors() == []

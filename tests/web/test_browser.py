@@ -42,7 +42,12 @@ def click_once(page, rnd, prefer_board=0.7):
     else:
         buttons = page.locator("#actions button.action")
         buttons.nth(rnd.randrange(buttons.count())).click()
-    page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
+    # a move that only loses points asks first (Sintra: every pane breaks): play it
+    page.wait_for_function("v => document.body.dataset.version !== v || document.getElementById('confirm-dialog')",
+                           arg=version, timeout=15000)
+    if page.locator("#confirm-dialog").count():
+        page.click("#confirm-yes")
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=15000)
     return on_board
 
 def play_a_few(page, rnd, moves):

@@ -38,7 +38,7 @@ def test_mille_fiori_hand_is_on_the_first_screen_and_tappable(browser, live_serv
     override = os.environ.get("GEMTABLE_MF_RENDERER")
     if override:
         body = Path(override).read_text()
-        page.route("**/static/games/mille_fiori.js",
+        page.route("**/static/games/mille_fiori.*js",
                    lambda route: route.fulfill(status=200, content_type="text/javascript", body=body))
     made = _new_table(live_server, "mille_fiori")
     page.goto(live_server.url + made["seats"][0]["invite"])

@@ -92,7 +92,7 @@ def _open(browser, live_server, made):
     override = os.environ.get("GEMTABLE_DC_RENDERER")
     if override:
         body = Path(override).read_text()
-        page.route("**/static/games/diamonds_club.js",
+        page.route("**/static/games/diamonds_club.*js",
                    lambda route: route.fulfill(status=200, content_type="text/javascript", body=body))
     page.goto(live_server.url + made["seats"][0]["invite"])
     wait_ready(page)

@@ -25,6 +25,24 @@ def register(app: typer.Typer) -> None:
         log_level: str = typer.Option("info", help="uvicorn log level"),
         workers: int = typer.Option(1, help="server processes sharing the port (more than 1 needs PostgreSQL: "
                                             "--db postgresql://…)"),
+        smtp_host: str = typer.Option(None, envvar="GEMTABLE_SMTP_HOST", help="the SMTP server that sends mail "
+                                      "(turn alerts, confirm links); without it mails wait in the queue"),
+        smtp_port: int = typer.Option(587, envvar="GEMTABLE_SMTP_PORT", help="the SMTP server's port"),
+        smtp_tls: str = typer.Option("starttls", envvar="GEMTABLE_SMTP_TLS",
+                                     help="starttls (port 587), ssl (port 465) or none (a relay on this machine)"),
+        smtp_user: str = typer.Option(None, envvar="GEMTABLE_SMTP_USER", help="the SMTP login name; the password "
+                                      "comes from GEMTABLE_SMTP_PASSWORD or --smtp-password-file, never the "
+                                      "command line"),
+        smtp_password_file: str = typer.Option(None, envvar="GEMTABLE_SMTP_PASSWORD_FILE",
+                                               help="a file holding the SMTP password"),
+        smtp_timeout: float = typer.Option(30.0, help="seconds one SMTP step may take"),
+        mail_from: str = typer.Option("gemtable <noreply@localhost>", envvar="GEMTABLE_MAIL_FROM",
+                                      help="the From of the site's mails"),
+        site_url: str = typer.Option(None, envvar="GEMTABLE_SITE_URL", help="the site's public address for links "
+                                     "in mails (https://host); default: http://HOST:PORT"),
+        mail_poll: float = typer.Option(5.0, help="seconds between looks at the mail queue"),
+        mail_lease: float = typer.Option(120.0, help="seconds a worker's claim on a mail lasts (more than twice "
+                                         "--smtp-timeout)"),
     ) -> None:
         """Start the web table at http://HOST:PORT (lobby, play, replays, rules).
 
@@ -53,6 +71,16 @@ def register(app: typer.Typer) -> None:
             OriginCheck(allowed_origin or ())
         except ValueError as exc:
             raise typer.BadParameter(f"--allowed-origin: {exc}") from None
+        from gemtable.server.mail import MailSettings
+
+        try:
+            mail = MailSettings(host=smtp_host or None, port=smtp_port, tls=smtp_tls, user=smtp_user or None,
+                                password_file=smtp_password_file or None, sender=mail_from, timeout=smtp_timeout,
+                                site=site_url or f"http://{host}:{port}", poll=mail_poll, lease=mail_lease)
+            if smtp_password_file:
+                mail.password()  # a file that cannot be read fails here, not at the first mail
+        except (ValueError, OSError) as exc:
+            raise typer.BadParameter(f"mail settings: {exc}") from None
         limits = Limits(bot_seconds=bot_seconds, bot_iterations=max(1, bot_iterations),
                         expire_after=expire_hours * 3600.0, allowed_origins=tuple(allowed_origin or ()))
         url = db or default_db_url()
@@ -65,7 +93,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"gemtable table at http://{host}:{port}  (database: {shown})")
         if workers == 1:
             app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers, freeze_gc=True,
-                              behind_proxy=behind_proxy)
+                              behind_proxy=behind_proxy, mail=mail)
             uvicorn.Server(uvicorn_config(app_, host=host, port=port, log_level=log_level, limits=limits,
                                           behind_proxy=behind_proxy)).run()
             return
@@ -75,7 +103,7 @@ def register(app: typer.Typer) -> None:
 
         os.environ["GEMTABLE_SERVE_SETTINGS"] = json.dumps({
             "db_url": url, "bot_delay": bot_delay, "bot_workers": bot_workers, "behind_proxy": behind_proxy,
-            "limits": dataclasses.asdict(limits)})
+            "limits": dataclasses.asdict(limits), "mail": mail.to_json()})  # no password: each worker reads it
         config = uvicorn_config("gemtable.server.app:app_from_env", host=host, port=port, log_level=log_level,
                                 limits=limits, behind_proxy=behind_proxy, factory=True, workers=workers)
         Multiprocess(config, sockets=[config.bind_socket()]).run()
@@ -115,6 +143,32 @@ def register(app: typer.Typer) -> None:
                                f"{r['attacker_closed']}")
             typer.echo("latency unchanged under attack" if ok else "LATENCY CHANGED UNDER ATTACK")
         raise typer.Exit(0 if ok else 1)
+
+    @app.command()
+    def pageload(
+        url: str = typer.Option(None, help="measure an existing server (default: one started here on a free "
+                                           "port with a temporary SQLite database)"),
+        runs: int = typer.Option(5, help="visits of each page, cold and warm (the median is reported)"),
+        as_json: bool = typer.Option(False, "--json", help="print JSON"),
+    ) -> None:
+        """Time to a drawn page and bytes sent, for the lobby and a table, in chromium (Playwright).
+
+        Each page is visited with a cold cache (a fresh browser profile) and warm (the same profile
+        again). Reports when the page was drawn after navigation started (a table: its board's
+        first SVG; the lobby: the first row of its table list) and the bytes that came over the
+        network (compressed bodies count compressed; the cache's answers count nothing). Needs
+        Playwright and chromium (GEMTABLE_CHROMIUM, default /usr/bin/chromium).
+        """
+        import json as _json
+
+        from gemtable.measure.pageload import format_report, run
+
+        report = run(url, max(1, min(runs, 50)))
+        if as_json:
+            typer.echo(_json.dumps(report, indent=2))
+        else:
+            for line in format_report(report):
+                typer.echo(line)
 
     @app.command()
     def loadtest(

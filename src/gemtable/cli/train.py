@@ -16,6 +16,14 @@ Reproducible for a seed with a game budget (``--games``, per generation); ``--mi
 caps the time spent generating games (then the number of games depends on the machine).
 Resumable: when ``--out`` exists, its weights, input normalisation and optimiser
 state are loaded and the next games continue the seed's sequence.
+
+``--method gumbel`` trains the ``gumbel`` bot's policy-value network instead, by self-play
+policy iteration (:mod:`gemtable.bots.selfplay`): each generation plays ``--games`` games
+of the network's Gumbel search against itself, trains on a replay buffer of their
+decisions and measures the new network against the one before and ``--eval-bot``.  Its
+checkpoint (``--out``, default ``<game>-gumbel.npz``) holds the network, the optimiser,
+the replay buffer and the generation counter and is written after every generation, so
+``gemtable train GAME --method gumbel --minutes M`` continues where the last run stopped.
 """
 
 from __future__ import annotations
@@ -119,7 +127,8 @@ def register(app: typer.Typer) -> None:
         positions: int = typer.Option(0, "--positions", min=0, help="Decisions kept per game "
                                       "(0: all); fewer per game from more games generalises better."),
         epochs: int = typer.Option(8, "--epochs", min=1, help="Passes over the new data."),
-        hidden: str = typer.Option("32,16", "--hidden", help="Widths of the two hidden layers."),
+        hidden: str | None = typer.Option(None, "--hidden", help="Widths of the two hidden layers "
+                                          "(default 32,16; 128,128 with --method gumbel)."),
         inputs: str = typer.Option("context", "--inputs", help="What the network reads: 'context' (the "
                                    "game's value features, heuristic and turn entries) or 'all' (also the "
                                    "seat's whole observation; needs far more games)."),
@@ -137,8 +146,10 @@ def register(app: typer.Typer) -> None:
                                                    "write the model of this table size only (value-<n>p.npz); "
                                                    "other table sizes keep value.npz."),
         jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes playing the games."),
-        generations: int = typer.Option(1, "--generations", "-g", min=1, help="Play-then-train rounds; "
-                                        "bots with weights=@ play with the weights of the round before."),
+        generations: int | None = typer.Option(None, "--generations", "-g", min=1, help="Play-then-train "
+                                               "rounds (default 1); bots with weights=@ play with the weights "
+                                               "of the round before.  With --method gumbel: generations to add "
+                                               "(default: 1, or as many as --minutes allows)."),
         label_bot: str | None = typer.Option(None, "--label-bot", help="A search bot (e.g. "
                                              "'puct:iterations=200') that also judges every kept position "
                                              "of a two-player game from the mover's view; its verdict is "
@@ -146,14 +157,39 @@ def register(app: typer.Typer) -> None:
         result_weight: float = typer.Option(0.5, "--result-weight", min=0.0, max=1.0, help="With "
                                             "--label-bot: the weight of the game's result in a win target "
                                             "(the rest is the search's value)."),
+        method: str = typer.Option("value", "--method", help="'value': the evaluator of the puct bot, from "
+                                   "bot games; 'gumbel': the policy-value network of the gumbel bot, by "
+                                   "self-play policy iteration (the options below)."),
+        simulations: int = typer.Option(32, "--simulations", min=1, help="[gumbel] Simulations per move."),
+        buffer: int = typer.Option(50_000, "--buffer", min=1, help="[gumbel] Replay buffer rows kept."),
+        steps: int = typer.Option(0, "--steps", min=0, help="[gumbel] Training steps per generation "
+                                  "(0: two passes over the generation's new rows)."),
+        eval_games: int = typer.Option(4, "--eval-games", min=0, help="[gumbel] Games of each new generation "
+                                       "against the previous one and against --eval-bot (seats alternate)."),
+        eval_bot: str = typer.Option("hard", "--eval-bot", help="[gumbel] The baseline bot each generation "
+                                     "is measured against."),
+        trainer: str = typer.Option("auto", "--trainer", help="[gumbel] 'numpy', 'torch' (PyTorch, on a GPU "
+                                    "where there is one) or 'auto' (torch where installed)."),
+        play_batch: int = typer.Option(64, "--play-batch", min=1, help="[gumbel] Self-play games advanced "
+                                       "together (their positions judged in one batch)."),
     ) -> None:
-        """Train the game's learned evaluator (used by the `puct` bot)."""
+        """Train the game's learned evaluator (used by the `puct` bot), or with --method gumbel the
+        policy-value network of the `gumbel` bot."""
         from rich.console import Console
 
         from gemtable.bots import learned
 
         console = Console(stderr=True)
         g = learnable_game(game)
+        if method == "gumbel":
+            _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, fresh, install,
+                          install_players, jobs, generations, simulations, buffer, steps, eval_games, eval_bot,
+                          trainer, play_batch)
+            return
+        if method != "value":
+            guarded(lambda: (_ for _ in ()).throw(ValueError("--method must be 'value' or 'gumbel'")))
+        hidden = hidden or "32,16"
+        generations = generations or 1
         specs = bot_list(bots)
         guarded(lambda: check_bots(specs))
         if label_bot is not None:
@@ -294,3 +330,46 @@ def register(app: typer.Typer) -> None:
             cpu0 = _cpu_seconds()
             t0 = time.perf_counter()
         scratch.cleanup()
+
+
+def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, fresh, install, install_players,
+                  jobs, generations, simulations, buffer, steps, eval_games, eval_bot, trainer, play_batch) -> None:
+    """``gemtable train GAME --method gumbel``: self-play policy iteration (see the module docstring)."""
+    from rich.console import Console
+
+    from gemtable.bots import learned, selfplay
+    from gemtable.bots.base import make_bot
+
+    counts = [int(c) for c in players.split(",") if c.strip()] or [min(g.player_counts)]
+    for c in counts:
+        guarded(lambda c=c: g.check_players(c))
+    if install_players is not None:
+        if not install:
+            guarded(lambda: (_ for _ in ()).throw(ValueError("--install-players needs --install")))
+        guarded(lambda: g.check_players(install_players))
+    if eval_games:
+        guarded(lambda: make_bot(eval_bot))
+    try:
+        h1, h2 = (int(v) for v in (hidden or "128,128").split(","))
+    except ValueError:
+        guarded(lambda: (_ for _ in ()).throw(ValueError("--hidden must be two widths, e.g. 128,64")))
+    guarded(lambda: selfplay.torch_device(trainer))
+    path = out or Path(f"{g.id}-gumbel.npz")
+    learned.limit_blas_threads(jobs)
+    settings = selfplay.Settings(games=games, simulations=simulations, players=tuple(counts), hidden=(h1, h2),
+                                 lr=lr, l2=l2, batch=batch, steps=steps, buffer=buffer, eval_games=eval_games,
+                                 eval_bot=eval_bot, seed=seed, trainer=trainer, play_batch=play_batch)
+    if generations is None and minutes is None:
+        generations = 1
+    command = ("gemtable train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+               if sys.argv[1:2] == ["train"] else f"gemtable train {g.id} --method gumbel")
+    out_console = Console()
+    try:
+        manifest = selfplay.train(g, path, settings, generations, minutes, fresh, command, log=out_console.print)
+    except learned.WeightsMismatch as exc:
+        _fail(f"{path}: {exc}")
+    out_console.print(f"{manifest['generation']} generations, {manifest['games']} games, "
+                      f"{manifest['cpu_minutes']:.2f} CPU minutes in all")
+    if install:
+        target, size = selfplay.install(g, path, install_players)
+        out_console.print(f"installed {target} ({size} bytes)")

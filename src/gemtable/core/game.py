@@ -29,12 +29,31 @@ other seat sees (see :func:`event_for`).
 
 @dataclass(frozen=True)
 class Option:
-    """A game variant switch, e.g. Sintra's ``palace_side``."""
+    """A game variant switch, e.g. Sintra's ``palace_side``.
+
+    ``name`` and ``choices`` are what programs send (CLI, API); ``label`` is the question
+    in a player's words ("Pieces in overflow count toward the end") and ``choice_labels``
+    one answer per choice, in the same order ("Yes, as in the rules summary") — what a
+    lobby shows, so a game's package words its own options.
+    """
 
     name: str
     default: Any
     choices: tuple[Any, ...]
     help: str = ""
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.choice_labels and len(self.choice_labels) != len(self.choices):
+            raise ValueError(f"option {self.name!r}: one label per choice ({len(self.choices)}), "
+                             f"got {len(self.choice_labels)}")
+
+    def describe(self) -> dict[str, Any]:
+        """JSON for lobbies: the programs' names and values, and the players' wording."""
+        labels = list(self.choice_labels) or [str(c) for c in self.choices]
+        return {"name": self.name, "default": self.default, "choices": list(self.choices), "help": self.help,
+                "label": self.label or self.name.replace("_", " "), "choice_labels": labels}
 
     def parse(self, value: Any) -> Any:
         """Accept the value itself or its text form (from a CLI or a URL)."""
@@ -151,10 +170,7 @@ class Game:
             "id": self.id,
             "title": self.title,
             "players": list(self.player_counts),
-            "options": [
-                {"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help}
-                for o in self.options
-            ],
+            "options": [o.describe() for o in self.options],
             "data_status": self.data_status,
             "owners": self.owners,
             "summary": self.summary,
@@ -237,6 +253,19 @@ class State:
         if action in self.legal_actions(player):
             return None
         return self.why_illegal(player, action)
+
+    def explain(self, player: int, action: Action) -> str | None:
+        """``check(player, action)`` answered from what ``player`` may see.
+
+        The reason is worked out on a determinization of ``player``'s view (with a fixed
+        seed), never on this state, so it can name nothing hidden from ``player`` (the top
+        card of a deck, another seat's hand or secret pick), whatever a game's
+        ``why_illegal`` says.  This is what a player's "why can I not do that?" is answered
+        with; the legality itself never depends on what the seat cannot see.
+        """
+        if not isinstance(player, int) or not 0 <= player < self.num_players:
+            return self.check(player, action)
+        return self.determinize(player, Rng(0)).check(player, action)
 
     def apply(self, player: int, action: Action) -> list[Event]:
         """Validate and carry out; raises IllegalAction leaving the state untouched."""

@@ -9,7 +9,7 @@ which starts the game.  Every seat then opens the table's WebSocket with its
 token and plays: when it is to move it waits ``think`` seconds (× a random
 0.5–1.5), picks a seeded random legal action from the state it received and
 sends it.  A finished game is followed by a rematch (``POST …/rematch`` by
-every seat's player), so tables keep playing until the time is up.
+every seat's player: a proposal, then its acceptances), so tables keep playing until the time is up.
 
 Measured per phase (warm-up, then the measured phase; the warm-up is left
 out of the headline figures), for every action sent:
@@ -486,7 +486,9 @@ class Driver:
 
     async def rematch(self, table: Table) -> None:
         old = table.id
-        for seat in table.seats:  # idempotent: every seat's player gets the same new table
+        for seat in table.seats:  # the first seat's player proposes it, the others accept
+            await self.http(seat.base, "POST", f"/api/tables/{old}/rematch", None, seat.cookie)
+        for seat in table.seats:  # made: every seat's player is given its seat there (the same new table)
             res, _ = await self.http(seat.base, "POST", f"/api/tables/{old}/rematch", None, seat.cookie)
             table.id, seat.token = res["table"], res["token"]
         self.route_by_table(table)  # the new table's WebSockets go where its id hashes to

@@ -18,18 +18,25 @@ import os
 from typing import Any
 
 from fastapi import FastAPI
+from starlette.middleware.gzip import GZipMiddleware
 
 from gemtable.core.registry import all_games
 
 from . import ratings
+from .community import Community
 from .db import Database
-from .edge import Guard, QuietInvalidText, SafeJSONResponse, SafeStaticFiles, install_error_handlers
+from .assets import Assets
+from .edge import Guard, QuietInvalidText, SafeJSONResponse, install_error_handlers
 from .inplay import InPlay
 from .limits import Limits, RateLimiter
+from .mail import MailSettings
 from .lobby import LobbyHooks
 from .origins import OriginCheck
 from .players import Identity
+from .listing import PlayNow
+from .routes import community as community_routes
 from .routes import games, live, pages, tables
+from .routes import listing as listing_routes
 from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
@@ -76,7 +83,8 @@ def app_from_env() -> FastAPI:
     settings = json.loads(os.environ[SETTINGS_ENV])
     limits = settings.pop("limits", {})
     limits = Limits(**dict(limits, allowed_origins=tuple(limits.get("allowed_origins", ()))))
-    return create_app(settings.pop("db_url"), limits=limits, freeze_gc=True, **settings)
+    mail = MailSettings(**settings.pop("mail", {}))
+    return create_app(settings.pop("db_url"), limits=limits, freeze_gc=True, mail=mail, **settings)
 
 
 # (young, middle, old): how many net new container objects start a young collection, how many young
@@ -101,12 +109,16 @@ def server_gc() -> None:
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits | None = None,
-               bot_workers: int = 1, freeze_gc: bool = False, behind_proxy: bool = False) -> FastAPI:
+               bot_workers: int = 1, freeze_gc: bool = False, behind_proxy: bool = False,
+               mail: MailSettings | None = None) -> FastAPI:
     """The server application.  ``freeze_gc`` (a server process of its own, as `gemtable serve`
     starts): once started, the process's garbage collector is set up for serving
     (``server_gc``).  ``behind_proxy``: the site's own origin, which alone may change things
-    (origins.py), is the one the proxy forwards (``X-Forwarded-Proto``, ``X-Forwarded-Host``)."""
+    (origins.py), is the one the proxy forwards (``X-Forwarded-Proto``, ``X-Forwarded-Host``).
+    ``mail``: the SMTP server and the site's address for links in mails (mail.py; default: none,
+    mails wait in the queue)."""
     limits = limits or Limits()
+    mail = mail or MailSettings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -116,11 +128,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         # the features, plugged into the table core in this order (hooks.py)
         inplay = InPlay(manager)  # clocks and stand-in bots, chat, undo, rematch
         rating = ratings.RatingsHooks(manager)
-        for feature in (LobbyHooks(), inplay, rating):
+        community = Community(manager, mail, app.state.identity.server_secret)  # turn alerts, friends
+        for feature in (LobbyHooks(), inplay, rating, community):
             manager.add_hooks(feature)
+        app.state.community = community
         app.state.manager = manager
         app.state.inplay = inplay
         app.state.ratings = rating
+        app.state.play_now = PlayNow(manager)  # the lobby's Play now (listing.py)
         all_games()
         # several workers (PostgreSQL, bus.py): listen for other workers' changes first; the
         # tables are then taken over through their leases.  One process: resume every table.
@@ -167,18 +182,22 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         redoc_url=None,
     )
     app.state.limits = limits
+    app.state.assets = Assets(WEB_DIR)  # the web client's files, hashed and compressed (assets.py)
     app.state.create_limiter = RateLimiter(limits.create_rate, limits.create_burst)
     app.state.auth_limiter = RateLimiter(limits.auth_fail_rate, limits.auth_fail_burst)
     app.state.identity = Identity(lambda: app.state.manager, limits)
     OriginCheck(limits.allowed_origins)  # a listed origin that is none fails here (ValueError), not per request
+    # JSON answers over 1 KiB compressed for clients that accept gzip (the static files come compressed already)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)
     app.add_middleware(Guard, limits=limits, behind_proxy=bool(behind_proxy))
     install_error_handlers(app)
     app.include_router(games.router)
     app.include_router(tables.router(limits))
     app.include_router(players_routes.router)
     app.include_router(lobby_routes.router)
+    app.include_router(listing_routes.router)
     app.include_router(ratings_routes.router)
     app.include_router(live.router)
-    app.mount("/static", SafeStaticFiles(directory=WEB_DIR), name="static")
+    app.include_router(community_routes.router)
     app.include_router(pages.router)
     return app

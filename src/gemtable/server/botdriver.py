@@ -134,7 +134,7 @@ class BotDriver:
         return epoch == self.m.hooks.bot_epoch(table) and self.plays(table, seat)
 
     def bots_to_move(self, table: LiveTable) -> list[int]:
-        if table.waiting:
+        if table.waiting or table.final is not None:
             return []
         return [p for p in table.state.to_move() if self.plays(table, p)]
 

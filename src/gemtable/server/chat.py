@@ -144,7 +144,31 @@ def returned(name: str) -> str:
 
 
 def rematch_offered(name: str) -> str:
-    return f"{name} started a rematch: same seats, new deal."
+    return f"{name} started a rematch: the seats move round one place, new deal."
+
+
+def rematch_proposed(name: str) -> str:
+    return f"{name} proposes a rematch: it starts when everyone accepts."
+
+
+def rematch_accepted(name: str) -> str:
+    return f"{name} accepts the rematch."
+
+
+def rematch_declined(name: str) -> str:
+    return f"{name} declined the rematch."
+
+
+def rematch_withdrawn(name: str) -> str:
+    return f"{name} withdrew the rematch proposal."
+
+
+def resigned(name: str, bot: str) -> str:
+    return f"{name} resigned and takes the last place: a bot ({bot}) plays their seat to the end."
+
+
+def resigned_end(name: str) -> str:
+    return f"{name} resigned: the game is over."
 
 
 def spectators_muted(on: bool) -> str:

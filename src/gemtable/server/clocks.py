@@ -77,6 +77,12 @@ class PlayState:
     # seats that took back a whole turn past a draw or reveal (they saw what comes): not rated
     took_back: set[int] = field(default_factory=set)
     mute: bool = False  # spectators may not chat
+    # seat -> how many of its moves a stand-in bot made (the result says so; ratings.py's rule)
+    stand_in_moves: dict[int, int] = field(default_factory=dict)
+    resigned: list[int] = field(default_factory=list)  # seats that resigned, earliest first
+    # the rematch proposed at a finished table, until every other player accepted it:
+    # {"by": seat, "until": epoch ms, "yes": [seats], "no": seat | None}
+    proposal: dict[str, Any] | None = None
     rematch: str | None = None
     # memory only
     turn_since: dict[int, int] = field(default_factory=dict)  # seat -> when its current decision started
@@ -109,6 +115,9 @@ class PlayState:
             "away": sorted(self.away), "replaced": sorted(self.replaced), "graced": sorted(self.graced),
             "took_back": sorted(self.took_back),
             "mute": self.mute,
+            "stand_in_moves": {str(p): n for p, n in sorted(self.stand_in_moves.items())},
+            "resigned": list(self.resigned),
+            "proposal": self.proposal,
         }
 
     @classmethod
@@ -124,6 +133,10 @@ class PlayState:
         play.graced = {int(p) for p in data.get("graced") or ()}
         play.took_back = {int(p) for p in data.get("took_back") or ()}
         play.mute = bool(data.get("mute", False))
+        play.stand_in_moves = {int(p): int(n) for p, n in (data.get("stand_in_moves") or {}).items()}
+        play.resigned = [int(p) for p in data.get("resigned") or ()]
+        proposal = data.get("proposal")
+        play.proposal = dict(proposal) if isinstance(proposal, dict) else None
         play.rematch = rematch
         return play
 
@@ -132,6 +145,9 @@ class PlayState:
             mode=self.mode, base=self.base, increment=self.increment, per_move=self.per_move,
             remaining=list(self.remaining), running=dict(self.running), away=set(self.away),
             replaced=set(self.replaced), graced=set(self.graced), took_back=set(self.took_back), mute=self.mute, rematch=self.rematch,
+            stand_in_moves=dict(self.stand_in_moves), resigned=list(self.resigned),
+            proposal=None if self.proposal is None else {k: (list(v) if isinstance(v, list) else v)
+                                                         for k, v in self.proposal.items()},
             turn_since=dict(self.turn_since), gone_since=dict(self.gone_since), epoch=self.epoch,
         )
 

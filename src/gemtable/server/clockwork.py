@@ -40,6 +40,7 @@ class PlaySettings:
     heartbeat: float = 2.0  # seconds between heartbeats while a clock runs
     away_after: float = 60.0  # real time: disconnected this long while to move -> a bot plays
     grace: float = 30.0  # real time: seconds a seat taken back gets (once) if it has less
+    rematch_wait: float = 120.0  # seconds a rematch proposal waits for the others' answers
 
 
 def retrying(method):
@@ -68,6 +69,10 @@ class InPlayRecord:
 
     play: PlayState | None = None
     chat: Any = None  # (chat.recent(): the last lines, sent with a full state)
+    # the clocks an action being committed leads to, and its seat (read by the result hook,
+    # which runs before the commit installs them)
+    pending: PlayState | None = None
+    pending_actor: int | None = None
 
 
 def rec(table: LiveTable) -> InPlayRecord:

@@ -193,7 +193,9 @@ def normalize_url(url: str) -> str:
 class Database:
     def __init__(self, url: str | None = None) -> None:
         self.url = normalize_url(url or default_db_url())
-        kwargs: dict[str, Any] = {"future": True}
+        # hide_parameters: a database error's message (logged) never holds a row's values, such as
+        # a player's e-mail address
+        kwargs: dict[str, Any] = {"future": True, "hide_parameters": True}
         if self.url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False}
         # PostgreSQL: no pool_pre_ping (a round trip before every transaction).  A database that
@@ -355,6 +357,9 @@ class Database:
             s.execute(delete(KickedRow).where(KickedRow.table_id == table_id))
             s.execute(delete(PresenceRow).where(PresenceRow.table_id == table_id))
             s.execute(delete(SeatRow).where(SeatRow.table_id == table_id))
+            s.execute(delete(SeatInviteRow).where(SeatInviteRow.table_id == table_id))  # community
+            s.execute(delete(TurnRow).where(TurnRow.table_id == table_id))
+            s.execute(delete(TurnVersionRow).where(TurnVersionRow.table_id == table_id))
             s.execute(delete(TableRow).where(TableRow.id == table_id))
             s.commit()
 
@@ -573,3 +578,110 @@ class ActionStore:
         if self._pool is not None:
             pool, self._pool = self._pool, None
             await pool.close()
+
+
+# -- community (community.py, mail.py): mail addresses, the mail queue, turns, friends --------
+class MailAddressRow(Base):
+    """A player's e-mail address (one per player), whether it is confirmed, and what is sent there.
+
+    ``key``: random, never shown; the signed confirm and unsubscribe links carry it (never the
+    player id); a new address gets a new key, so links of an old address stop working.
+    """
+
+    __tablename__ = "gt_mail_addresses"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    address: Mapped[str] = mapped_column(String(254))
+    key: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    mode: Mapped[str] = mapped_column(String(8), default="move")  # move | daily | never
+    invites: Mapped[bool] = mapped_column(Boolean, default=True)  # mail when a friend invites
+    # the daily digest: when it was last made (claimed by one worker: an UPDATE on this column)
+    digest_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class MailRow(Base):
+    """One queued mail, sent once by whichever worker claims it (mail.py explains the claim)."""
+
+    __tablename__ = "gt_mail_queue"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[str] = mapped_column(String(200), unique=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+    address: Mapped[str] = mapped_column(String(254))
+    kind: Mapped[str] = mapped_column(String(16))  # confirm | turn | digest | invite
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    subject: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(String(20000))
+    html: Mapped[str] = mapped_column(String(40000))
+    unsubscribe: Mapped[str | None] = mapped_column(String(300), nullable=True)  # List-Unsubscribe URL
+    status: Mapped[str] = mapped_column(String(8), default="queued", index=True)  # queued | sent | failed
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    next_try: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    claimed_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    claimed_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class TurnRow(Base):
+    """A player whose move a running table waits for (the "your turn" list, digests)."""
+
+    __tablename__ = "gt_turns"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    game_id: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)  # the table's move number when this was written
+    since: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class TurnVersionRow(Base):
+    """The move number the table's ``TurnRow``s belong to: an older writer changes nothing."""
+
+    __tablename__ = "gt_turn_versions"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+class FollowRow(Base):
+    """``follower`` follows ``followed`` (a friend)."""
+
+    __tablename__ = "gt_follows"
+
+    follower: Mapped[str] = mapped_column(String(32), primary_key=True)
+    followed: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class BlockRow(Base):
+    """``blocker`` blocked ``blocked``: no joining the blocker's tables, no invitations."""
+
+    __tablename__ = "gt_blocks"
+
+    blocker: Mapped[str] = mapped_column(String(32), primary_key=True)
+    blocked: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SeatInviteRow(Base):
+    """A player invited to a free open seat of a waiting table (shown in their "my games")."""
+
+    __tablename__ = "gt_seat_invites"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    to_player: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    from_player: Mapped[str] = mapped_column(String(32))
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class OnlineRow(Base):
+    """When a player's page last asked for news (its "your turn" list): online for a while after."""
+
+    __tablename__ = "gt_online"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seen_at: Mapped[dt.datetime] = mapped_column(DateTime)

@@ -1,5 +1,5 @@
-"""The server's edge: what is refused before any route sees a request, the error shape of every
-answer, and the static files.
+"""The server's edge: what is refused before any route sees a request, and the error shape of
+every answer (the static files: assets.py and routes/pages.py).
 
 ``Guard`` (ASGI middleware) caps request heads and bodies, checks the origin of requests that
 change something, and adds the security headers; ``install_error_handlers`` makes every error,
@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
-from pathlib import PurePosixPath
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .closes import CLOSE_FORBIDDEN, CLOSE_MALFORMED, CLOSE_TOO_BIG
@@ -39,7 +37,6 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
 ]
-STATIC_TYPES = {".js", ".css", ".svg", ".html", ".png", ".ico", ".woff2", ".json"}
 
 
 class SafeJSONResponse(JSONResponse):
@@ -197,16 +194,6 @@ class QuietInvalidText(logging.Filter):
         logger = logging.getLogger("uvicorn.error")
         if not any(isinstance(f, cls) for f in logger.filters):
             logger.addFilter(cls())
-
-
-class SafeStaticFiles(StaticFiles):
-    """The web shell's assets only: never Python files, dotfiles or anything else in the folder."""
-
-    async def get_response(self, path: str, scope):
-        p = PurePosixPath(path)
-        if p.suffix.lower() not in STATIC_TYPES or any(part.startswith((".", "_")) for part in p.parts):
-            raise StarletteHTTPException(404)
-        return await super().get_response(path, scope)
 
 
 def abort_connection(ws: WebSocket) -> bool:

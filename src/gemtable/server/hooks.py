@@ -78,6 +78,10 @@ class TableHooks:
         stores with it.  At most one feature may give a ``record``."""
         return None
 
+    def moved(self, table: LiveTable, version: int) -> None:
+        """An action was committed here and sent (only at the worker that committed it, once per
+        action): who is to move may have changed (turn alerts)."""
+
     def bot_plays(self, table: LiveTable, seat: int) -> bool:
         """Whether a bot plays this human seat now (a stand-in); bots' own seats always do."""
         return False
@@ -96,8 +100,13 @@ class TableHooks:
         """Before the start, a seat changed (``event``: join, leave, kick, start; ``name``: whose
         seat); ``started``: the game has just started."""
 
-    def carry_over(self, old: LiveTable, new: LiveTable) -> None:
-        """``new`` is the rematch of ``old`` (before it is stored): carry over what should stay."""
+    def hidden_from(self, table: LiveTable, seat: int | None) -> set[int]:
+        """The seats that must not see what ``seat`` writes in the chat (its player blocked theirs)."""
+        return set()
+
+    def carry_over(self, old: LiveTable, new: LiveTable, order: list[int]) -> None:
+        """``new`` is the rematch of ``old`` (before it is stored): carry over what should stay.
+        ``order[j]``: the seat of ``old`` whose player sits at seat ``j`` of ``new``."""
 
     # -- connections -------------------------------------------------------------------------
     def disconnected(self, table: LiveTable, sub: Subscriber) -> None:
@@ -188,6 +197,10 @@ class Hooks(TableHooks):
     def before_commits(self, table, seat, after) -> list[CommitPart]:
         return [p for p in (f.before_commit(table, seat, after) for f in self.features) if p is not None]
 
+    def moved(self, table, version):
+        for f in self.features:
+            f.moved(table, version)
+
     def bot_plays(self, table, seat):
         return any(f.bot_plays(table, seat) for f in self.features)
 
@@ -205,9 +218,15 @@ class Hooks(TableHooks):
         for f in self.features:
             f.seats_changed(table, event, name, started)
 
-    def carry_over(self, old, new):
+    def hidden_from(self, table, seat):
+        out: set[int] = set()
         for f in self.features:
-            f.carry_over(old, new)
+            out |= f.hidden_from(table, seat)
+        return out
+
+    def carry_over(self, old, new, order):
+        for f in self.features:
+            f.carry_over(old, new, order)
 
     def disconnected(self, table, sub):
         for f in self.features:

@@ -198,10 +198,13 @@ def broadcast_presence(table: LiveTable, exclude: Subscriber | None = None) -> N
             table.subscribers.discard(other)
 
 
-def push_all(table: LiveTable, msg: dict[str, Any]) -> None:
-    """The same message to every connection at the table (encoded once)."""
+def push_all(table: LiveTable, msg: dict[str, Any], skip: set[int] | frozenset[int] = frozenset()) -> None:
+    """The same message to every connection at the table (encoded once), but those of the seats
+    in ``skip``."""
     text = encode_message(msg)
     for sub in list(table.subscribers):
+        if skip and sub.seat in skip:
+            continue
         if not table.holds(sub):
             revoke(table, sub)
         elif not sub.push(text):

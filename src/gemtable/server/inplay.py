@@ -22,6 +22,18 @@ Time is epoch milliseconds from ``InPlay.clock`` (tests replace it and call
   table has its own heartbeat, written by the worker driving its clocks, so a
   worker taking a table over charges it up to its old driver's last sign of
   life, never up to another worker's.
+- The result says which seats a stand-in bot played and for how many of their moves
+  (``stand_ins``); ratings.py decides, seat by seat, what that costs (README "Ratings").
+  A seat a bot was still playing when the game ended was abandoned (``abandoned``): it
+  takes the last place.
+- Resigning (``resign``): the seat takes the last place.  When one seat is left that has
+  not resigned the game ends at once (``LiveTable.final``: the table is finished although
+  the rules did not end it); else a bot plays the resigned seat to the end and the others
+  play on.  The resigned seat cannot be taken back.
+- A rematch is a proposal (``rematch``): it waits ``rematch_wait`` seconds for every other
+  player to accept; one decline ends it.  No table, and so no clock, exists before everyone
+  accepted.  The new table moves the seats round one place (``rotation``), so another seat
+  starts.
 - Undo removes the seat's last action if it drew and revealed nothing and the
   seat is still to move (its turn is not over); at tables where only one
   person plays (one human seat, or every human seat held by the same player)
@@ -36,6 +48,7 @@ import dataclasses
 import logging
 import time
 import weakref
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +76,7 @@ from .hooks import CommitPart, TableHooks
 from .hub import push_all
 from .limits import RateLimiter
 from .lobby import is_host
+from .ratings import unrated_seats
 from .table import LiveTable, Rejected, is_checkpoint
 from .takeback import undo_check
 
@@ -121,9 +135,11 @@ class InPlay(Clockwork, TableHooks):
             return
         for s in out.get("seats", ()):
             s["away"] = s.get("seat") in play.away
+            s["resigned"] = s.get("seat") in play.resigned
         out["clock"] = play.public(self.now())
         out["mute_spectators"] = play.mute
         out["rematch"] = play.rematch
+        out["rematch_proposal"] = self.proposal_view(table, play)
 
     def payload(self, table: LiveTable, msg: dict[str, Any], viewer: int | None, reset: bool) -> None:
         play = rec(table).play
@@ -131,13 +147,16 @@ class InPlay(Clockwork, TableHooks):
             msg["clock"] = msg["table"].get("clock") or play.public(self.now())
         msg["can_undo"] = viewer is not None and undo_check(table, viewer)[1] is None
         if reset:
-            msg["chat"] = list(rec(table).chat or ())
+            lines = rec(table).chat or ()
+            msg["chat"] = [line for line in lines if viewer is None
+                           or viewer not in self.m.hooks.hidden_from(table, line.get("seat"))]
 
     def result(self, table: LiveTable, result: dict[str, Any]) -> None:
         self.result_extras(table, result)
 
     def before_commit(self, table: LiveTable, seat: int, after: Any) -> CommitPart | None:
         clocks = self.clocks_after(table, seat, after)
+        rec(table).pending, rec(table).pending_actor = clocks, seat  # for the result hook
         if clocks is None:
             return None
         return CommitPart(record=clocks.to_json(), tag=clocks.rematch, done=lambda: self.after_commit(table, clocks))
@@ -279,6 +298,7 @@ class InPlay(Clockwork, TableHooks):
         # a bot's pending move must not be played if its seat was taken back or moves were undone
         new.epoch = old.epoch + (1 if bump or new.away != old.away else 0)
         rec(table).play = new
+        rec(table).pending = rec(table).pending_actor = None
         return rematch if rematch and rematch != old.rematch else None
 
     async def announce_rematch(self, table: LiveTable, new_id: str) -> None:
@@ -290,37 +310,70 @@ class InPlay(Clockwork, TableHooks):
         self._send_rematch(table, new)
 
     def _send_rematch(self, table: LiveTable, new: LiveTable) -> None:
+        """Every connection hears of the rematch; a seat's, with its seat and token there."""
+        order = rotation(table.num_players)
         for sub in list(table.subscribers):
             msg: dict[str, Any] = {"type": "rematch", "table": new.id}
-            if sub.seat is not None and new.seats[sub.seat].kind == "human":
-                msg["token"] = new.seats[sub.seat].token
+            if sub.seat is not None and new.seats[order.index(sub.seat)].kind == "human":
+                msg["seat"] = order.index(sub.seat)
+                msg["token"] = new.seats[msg["seat"]].token
             if not sub.push(msg):
                 table.subscribers.discard(sub)
 
     # -- actions ----------------------------------------------------------------------------
     def clocks_after(self, table: LiveTable, actor: int, after: Any) -> PlayState | None:
-        """The clocks after an action by ``actor`` (``after``: the state it leads to), not installed."""
+        """The clocks after an action by ``actor`` (``after``: the state it leads to), not installed;
+        a move made by a stand-in bot is counted for its seat."""
         play = self.play(table)
-        if not play.timed:
+        stand_in = actor in play.away and actor not in play.resigned
+        if not play.timed and not stand_in:
             return None
         new = play.copy()
+        if stand_in:
+            new.stand_in_moves[actor] = new.stand_in_moves.get(actor, 0) + 1
         active = not after.is_over() and not table.waiting
         new.after_action(actor, clocked(table, after), active, self.now(), before=clocked(table, table.state))
         return new
 
     @staticmethod
     def after_commit(table: LiveTable, new: PlayState | None) -> None:
+        rec(table).pending = rec(table).pending_actor = None
         if new is not None:
             new.gone_since = rec(table).play.gone_since
             rec(table).play = new
 
     @staticmethod
-    def result_extras(table: LiveTable, result: dict[str, Any] | None) -> dict[str, Any] | None:
-        if result is not None and rec(table).play is not None:
-            if rec(table).play.replaced:
-                result["replaced"] = sorted(rec(table).play.replaced)
-            if rec(table).play.took_back:
-                result["took_back"] = sorted(rec(table).play.took_back)
+    def result_extras(table: LiveTable, result: dict[str, Any] | None, concluded: bool = False) -> dict[str, Any] | None:
+        """What in-table play adds to a result: who a stand-in played for and how much, who
+        resigned or abandoned (they take the last places), and the seats not rated for it.
+        ``concluded``: the game ends by a resignation (nobody abandoned it)."""
+        record = rec(table)
+        play = record.pending if record.pending is not None else record.play
+        if result is None or play is None:
+            return result
+        if play.replaced:
+            result["replaced"] = sorted(play.replaced)
+        if play.took_back:
+            result["took_back"] = sorted(play.took_back)
+        moves = Counter(p for p, _ in table.match.actions)
+        if record.pending is not None and record.pending_actor is not None:
+            moves[record.pending_actor] += 1  # the action being committed (not yet in the match)
+        if play.stand_in_moves:
+            result["stand_ins"] = [{"seat": p, "moves": n, "of": max(n, moves[p])}
+                                   for p, n in sorted(play.stand_in_moves.items())]
+        resigned = list(play.resigned)
+        abandoned = [] if concluded else sorted(p for p in play.away if p not in play.resigned)
+        if resigned:
+            result["resigned"] = resigned
+        if abandoned:
+            result["abandoned"] = abandoned
+        if (resigned or abandoned) and isinstance(result.get("ranking"), list) \
+                and len(result["ranking"]) == table.num_players:
+            result["ranking"] = forfeit_ranking(result["ranking"], resigned, abandoned)
+            result["winners"] = [p for p, place in enumerate(result["ranking"]) if place == 1]
+        unrated = unrated_seats(result)
+        if unrated:
+            result["unrated"] = unrated
         return result
 
     def disconnected(self, table: LiveTable, sub: Subscriber) -> None:
@@ -357,7 +410,8 @@ class InPlay(Clockwork, TableHooks):
         self.play(table)
         for line in lines:
             rec(table).chat.append(line)
-            push_all(table, {"type": "chat", "line": line})
+            # (a seat whose player was blocked by the line's author does not get it)
+            push_all(table, {"type": "chat", "line": line}, self.m.hooks.hidden_from(table, line.get("seat")))
 
     async def system_line(self, table: LiveTable, text: str) -> dict[str, Any]:
         """A system line (public facts only), stored then sent: for joins, leaves and the like."""
@@ -450,6 +504,8 @@ class InPlay(Clockwork, TableHooks):
             raise rejected("spectator", "Spectators hold no seat to take.", 403)
         async with table.lock:
             play = self.play(table)
+            if seat in play.resigned:
+                raise rejected("resigned", "You resigned: a bot plays your seat to the end.", 409)
             if seat not in play.away:
                 raise rejected("not_away", "Nobody else plays your seat: there is nothing to take back.", 409)
             if table.over:
@@ -521,39 +577,200 @@ class InPlay(Clockwork, TableHooks):
             copy.refresh_decisions(player)
         return copy
 
-    # -- rematch ----------------------------------------------------------------------------
+    # -- resigning ---------------------------------------------------------------------------
     @retrying
-    async def rematch(self, table: LiveTable, seat: int | None) -> LiveTable:
-        """The finished table's rematch (created by the first caller): same seats, new deal."""
+    async def resign(self, table: LiveTable, seat: int | None) -> bool:
+        """``seat`` resigns: the last place.  True when that ended the game (one seat was left
+        that has not resigned); else a bot plays the seat to the end."""
         if seat is None:
-            raise rejected("no_seat", "Only a seat of this table can start its rematch.", 403)
+            raise rejected("no_seat", "Only a player at this table can resign.", 403)
+        async with table.lock:
+            if table.waiting:
+                raise rejected("waiting", "The game has not started: leave the table instead.", 409)
+            if table.over:
+                raise rejected("over", "The game is over.", 409)
+            play = self.play(table)
+            if seat in play.resigned:
+                raise rejected("resigned", "You have already resigned this game.", 409)
+            now = self.now()
+            new = play.copy()
+            new.settle(now)
+            new.running.pop(seat, None)
+            new.turn_since.pop(seat, None)
+            new.resigned.append(seat)
+            new.away.add(seat)  # a bot plays it (when the game goes on); never taken back
+            new.epoch += 1
+            name = table.seats[seat].name
+            ends = sum(1 for p in range(table.num_players) if p not in new.resigned) <= 1
+            if ends:
+                new.sync(set(), False, now)
+                result = self.concluded_result(table, new)
+                table_id, stamp = table.id, utcnow()
+
+                def finish(session) -> None:
+                    session.execute(update(TableRow).where(TableRow.id == table_id)
+                                    .values(status="finished", result=result, updated_at=stamp))
+
+                # other workers read the table again whole ("reload"): it is finished
+                lines = await self._write(table, new, [(seat, chatmod.resigned_end(name))], finish, kind="reload")
+                table.final = result
+                table.updated_at = stamp
+            else:
+                new.sync(clocked(table, table.state), active(table), now)
+                lines = await self._write(table, new, [(seat, chatmod.resigned(name, AWAY_BOT))])
+            new.gone_since = play.gone_since
+            rec(table).play = new
+            self.m.forget_replay(table.id)
+        self._push_lines(table, lines)
+        self.m.broadcast(table)
+        if ends:
+            self.m.hooks.finished(table)  # ratings
+        else:
+            self.m.wake_bots(table)
+        return ends
+
+    def concluded_result(self, table: LiveTable, play: PlayState) -> dict[str, Any]:
+        """The result of a game ended by resignations: the seat left first, the resigned after it
+        (the last to resign best); the scores as they stood."""
+        n = table.num_players
+        try:
+            scores = [s if isinstance(s, (int, float)) else 0 for s in table.state.scores()]
+        except Exception:  # a game that cannot score an unfinished position
+            scores = [0] * n
+        ranking = forfeit_ranking([1] * n, play.resigned, [])
+        result = {"scores": scores, "ranking": ranking, "winners": [p for p in range(n) if ranking[p] == 1],
+                  "tiebreak": "", "ended_by": "resignation"}
+        record = rec(table)
+        saved, record.play, record.pending = record.play, play, None
+        try:
+            self.result_extras(table, result, concluded=True)
+        finally:
+            record.play = saved
+        return result
+
+    # -- rematch ----------------------------------------------------------------------------
+    def proposal_view(self, table: LiveTable, play: PlayState) -> dict[str, Any] | None:
+        """The rematch proposal as every seat sees it: who proposed, who accepted, who is
+        awaited, its state (open, accepted, declined, expired) and the milliseconds left."""
+        p = play.proposal
+        if p is None or not table.over:
+            return None
+        now = self.now()
+        state = ("accepted" if play.rematch else "declined" if p.get("no") is not None
+                 else "expired" if now >= p["until"] else "open")
+        return {"by": p["by"], "yes": sorted(p["yes"]), "waiting": self.awaited(table, p["yes"]),
+                "no": p.get("no"), "state": state, "left": max(0, p["until"] - now) if state == "open" else 0}
+
+    @staticmethod
+    def awaited(table: LiveTable, yes: list[int]) -> list[int]:
+        """The people's seats still to accept (a seat held by a player who accepted at another
+        seat of the table has accepted)."""
+        players = {table.seats[p].player for p in yes if table.seats[p].player is not None}
+        return [s.seat for s in table.seats if s.kind == "human" and s.seat not in yes
+                and (s.player is None or s.player not in players)]
+
+    @retrying
+    async def rematch(self, table: LiveTable, seat: int | None, answer: str | None = None) -> LiveTable | None:
+        """A seat's answer about the finished table's rematch: propose it (``None`` also
+        accepts an open proposal), accept or decline.  The new table (once every other player
+        accepted; at once when nobody else is to ask) or None while answers are awaited."""
+        if seat is None:
+            raise rejected("no_seat", "Only a seat of this table can answer about its rematch.", 403)
         if not table.over:
             raise rejected("running", "A rematch can start when the game is over.", 409)
         async with self._lock(table):
             play = self.play(table)
             if play.rematch:
+                if answer == "decline":
+                    raise rejected("started", "The rematch has already started.", 409)
                 return await self.m.get(play.rematch)
-            specs = [{"kind": s.kind, "name": s.name, **({"bot": s.bot} if s.kind == "bot" else {})}
-                     for s in table.seats]
+            view = self.proposal_view(table, play)
+            is_open = view is not None and view["state"] == "open"
+            name = table.seats[seat].name
+            if answer == "decline":
+                if not is_open:
+                    raise rejected("no_proposal", "There is no open rematch proposal to decline.", 409)
+                proposal = dict(play.proposal, no=seat)
+                text = chatmod.rematch_withdrawn(name) if seat == proposal["by"] else chatmod.rematch_declined(name)
+                await self._store_proposal(table, proposal, text, seat)
+                return None
+            if answer == "accept" and not is_open:
+                raise rejected("no_proposal", "There is no open rematch proposal to accept: propose one.", 409)
+            if is_open:
+                proposal = dict(play.proposal, yes=sorted(set(play.proposal["yes"]) | {seat}))
+                text = chatmod.rematch_accepted(name)
+            else:
+                proposal = {"by": seat, "yes": [seat], "no": None,
+                            "until": self.now() + int(self.settings.rematch_wait * 1000)}
+                text = chatmod.rematch_proposed(name)
+            if self.awaited(table, proposal["yes"]):
+                if proposal != play.proposal:
+                    await self._store_proposal(table, proposal, text, seat)
+                return None
+            return await self._start_rematch(table, seat, proposal)
 
-            def setup(fresh: LiveTable) -> None:  # what other features carry over (the lobby: players, host)
-                self.m.hooks.carry_over(table, fresh)
+    async def _store_proposal(self, table: LiveTable, proposal: dict[str, Any], text: str, seat: int) -> None:
+        async with table.lock:
+            play = self.play(table)
+            after = play.copy()
+            after.proposal = proposal
+            lines = await self._write(table, after, [(seat, text)])
+            after.gone_since = play.gone_since
+            rec(table).play = after
+        self._push_lines(table, lines)
+        self.m.broadcast_presence(table)
 
-            new = await self.m.create(table.game.id, table.num_players, dict(table.options), specs, None,
-                                      setup=[setup, self.clock_setup(play.config())])
-            async with table.lock:
-                play = self.play(table)
-                after = play.copy()
-                after.rematch = new.id
-                try:
-                    lines = await self._write(table, after, [(seat, chatmod.rematch_offered(table.seats[seat].name))])
-                except Conflict:  # another worker stored its rematch first: this one is not needed
-                    self.m.tables.pop(new.id, None)
-                    await self.m.run_db(self.m.delete, new.id)
-                    raise
-                after.gone_since = play.gone_since
-                rec(table).play = after
+    async def _start_rematch(self, table: LiveTable, seat: int, proposal: dict[str, Any]) -> LiveTable:
+        """Everyone accepted: the new table, its seats moved round one place (``rotation``)."""
+        play = self.play(table)
+        order = rotation(table.num_players)
+        specs = [{"kind": s.kind, "name": s.name, **({"bot": s.bot} if s.kind == "bot" else {})}
+                 for s in (table.seats[i] for i in order)]
+
+        def setup(fresh: LiveTable) -> None:  # what other features carry over (the lobby: players, host)
+            self.m.hooks.carry_over(table, fresh, order)
+
+        new = await self.m.create(table.game.id, table.num_players, dict(table.options), specs, None,
+                                  setup=[setup, self.clock_setup(play.config())])
+        async with table.lock:
+            play = self.play(table)
+            after = play.copy()
+            after.rematch = new.id
+            after.proposal = proposal
+            try:
+                lines = await self._write(table, after, [(seat, chatmod.rematch_offered(table.seats[seat].name))])
+            except Conflict:  # another worker stored its rematch first: this one is not needed
+                self.m.tables.pop(new.id, None)
+                await self.m.run_db(self.m.delete, new.id)
+                raise
+            after.gone_since = play.gone_since
+            rec(table).play = after
         self._send_rematch(table, new)
         self._push_lines(table, lines)
         self.m.broadcast_presence(table)
         return new
+
+
+def rotation(n: int) -> list[int]:
+    """A rematch's seats: ``rotation(n)[j]`` is the old seat whose player sits at seat ``j``
+    (everyone moves round one place, so the old second seat starts)."""
+    return [(j + 1) % n for j in range(n)]
+
+
+def forfeit_ranking(ranking: list[int], resigned: list[int], abandoned: list[int]) -> list[int]:
+    """Places (1 = first) with the seats that resigned or abandoned after everyone else: the
+    others keep their order; then the resigned, the last to resign best; the abandoned seats
+    share the last place."""
+    n = len(ranking)
+    out = set(resigned) | set(abandoned)
+    stay = [p for p in range(n) if p not in out]
+    places = [0] * n
+    for p in stay:
+        places[p] = 1 + sum(1 for q in stay if ranking[q] < ranking[p])
+    k = len(stay)
+    quitters = [p for p in resigned if p not in abandoned]
+    for i, p in enumerate(reversed(quitters)):
+        places[p] = k + 1 + i
+    for p in abandoned:
+        places[p] = k + len(quitters) + 1
+    return places

@@ -429,10 +429,11 @@ class LobbyHooks(TableHooks):
     def payload(self, table: LiveTable, msg: dict[str, Any], viewer: int | None, reset: bool) -> None:
         msg["is_host"] = is_host(table, viewer)
 
-    def carry_over(self, old: LiveTable, new: LiveTable) -> None:
-        """A rematch: the same players in the same seats, the same host and privacy."""
-        for seat, twin in zip(old.seats, new.seats):
-            if seat.player is not None:
-                twin.player = seat.player
+    def carry_over(self, old: LiveTable, new: LiveTable, order: list[int]) -> None:
+        """A rematch: the same players (in the seats ``order`` gives them), the same host and privacy."""
+        for j, twin in enumerate(new.seats):
+            if old.seats[order[j]].player is not None:
+                twin.player = old.seats[order[j]].player
         before, after = lobby_of(old), lobby_of(new)
-        after.host_seat, after.host_player, after.private = before.host_seat, before.host_player, before.private
+        after.host_seat = order.index(before.host_seat) if before.host_seat in order else before.host_seat
+        after.host_player, after.private = before.host_player, before.private

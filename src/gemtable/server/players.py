@@ -212,6 +212,10 @@ class Identity:
         with database.session() as s:
             return s.get(SettingRow, SECRET_KEY).value
 
+    def server_secret(self) -> str:
+        """(A database thread) The server's secret, shared by every worker (other features sign with it)."""
+        return self._secret()
+
     async def signer(self):
         """The signer of session cookies (its salt differs from the old format's)."""
         if self._signer is None:

@@ -9,11 +9,22 @@ Who is rated: players with an account, and bots playing at one of the named
 levels (under "bot: <level>").  Guests, custom bot specs and anyone else are
 left out, the others are rated on their places among themselves.  Not rated
 at all: tables with no account among the seats, tables where one account
-held several seats (playing oneself), and abandoned tables (a seat finished
-by a bot after a timeout: ``result["replaced"]``) and tables where a seat took back
+held several seats (playing oneself), and tables where a seat took back
 a whole turn past a draw or a reveal (``result["took_back"]``: they saw what comes).  Several bots of one level
 at a table are rated seat by seat from the same rating; the level's new
 rating is the mean of those.
+
+Stand-in bots (a seat out of time or away, until its player takes it back; inplay.py) and
+resignations, seat by seat (README "Ratings"):
+
+- a seat whose stand-in made at most a fifth of its moves (``STAND_IN_SHARE``) is rated on
+  its place as if its player had made every move;
+- a seat whose stand-in made more than that, and whose player came back and finished the
+  game, is not rated (``result["unrated"]``); the others are rated among themselves;
+- a seat that resigned, or that a stand-in was still playing when the game ended (abandoned,
+  ``result["abandoned"]``), takes the last place (inplay.py writes it into the ranking) and
+  is rated on it;
+- a seat never played by a stand-in is rated whatever happened at the other seats.
 """
 
 from __future__ import annotations
@@ -64,6 +75,24 @@ def subject_of(seat: SeatRow, accounts: set[str]) -> str | None:
     return None
 
 
+STAND_IN_SHARE = 0.2  # more than this share of a seat's moves made by a stand-in: the seat is not rated
+
+
+def unrated_seats(result: dict[str, Any]) -> list[int]:
+    """The seats a stand-in played too much of (``STAND_IN_SHARE``) whose player came back:
+    left out of the rating.  Resigned and abandoned seats are rated (at the last place)."""
+    out = set(result.get("resigned") or ()) | set(result.get("abandoned") or ())
+    seats = []
+    for entry in result.get("stand_ins") or ():
+        if not isinstance(entry, dict):
+            continue
+        seat, moves, of = entry.get("seat"), entry.get("moves"), entry.get("of")
+        if isinstance(seat, int) and isinstance(moves, int) and isinstance(of, int) and seat not in out \
+                and moves > STAND_IN_SHARE * of:
+            seats.append(seat)
+    return sorted(seats)
+
+
 def rate_table(db, table_id: str) -> bool:
     """Rate one finished table (a database thread).  True when ratings changed."""
     with db.session() as s:
@@ -81,11 +110,12 @@ def rate_table(db, table_id: str) -> bool:
         ids = [seat.player_id for seat in seats if seat.player_id]
         accounts = set(s.scalars(select(PlayerRow.id).where(PlayerRow.id.in_(ids),
                                                              PlayerRow.password_hash.is_not(None)))) if ids else set()
-        entries = [(seat.seat, subject_of(seat, accounts)) for seat in seats]
+        left_out = set(unrated_seats(result))
+        entries = [(seat.seat, subject_of(seat, accounts)) for seat in seats if seat.seat not in left_out]
         entries = [(seat, subj) for seat, subj in entries if subj is not None]
         people = [subj for _, subj in entries if subj.startswith("p:")]
         rated = (
-            not result.get("replaced") and not result.get("took_back")
+            not result.get("took_back")
             and people and len(set(people)) == len(people)
             and len(entries) >= 2
             and isinstance(ranking, list) and len(ranking) == len(seats)
@@ -182,6 +212,24 @@ def leaderboard(db, game_id: str, limit: int = LEADERBOARD_SIZE) -> list[dict[st
         if len(out) >= limit:
             break
     return out
+
+
+def finished_share(db, player_id: str) -> dict[str, Any]:
+    """How many of a player's finished games they played to the end: the games where a
+    stand-in bot was still playing their seat at the end are abandoned (a resignation is not)."""
+    with db.session() as s:
+        rows = s.execute(select(TableRow.id, TableRow.result, SeatRow.seat)
+                         .join(SeatRow, SeatRow.table_id == TableRow.id)
+                         .where(SeatRow.player_id == player_id, TableRow.status == "finished")).all()
+    seats: dict[str, set[int]] = {}
+    results: dict[str, Any] = {}
+    for table_id, result, seat in rows:
+        seats.setdefault(table_id, set()).add(seat)
+        results[table_id] = result if isinstance(result, dict) else {}
+    abandoned = sum(1 for t, mine in seats.items() if mine & set(results[t].get("abandoned") or ()))
+    games = len(seats)
+    return {"games": games, "abandoned": abandoned,
+            "share": round((games - abandoned) / games, 3) if games else None}
 
 
 def ratings_of(db, subject: str) -> dict[str, dict[str, Any]]:

@@ -296,7 +296,7 @@ class Replica:
         old = table.match.actions
         rewritten = len(fresh.match.actions) < len(old) or not self._same(fresh.match.actions[:len(old)], old)
         for name in ("seats", "match", "state", "events", "checkpoints", "decision_since", "legal_ids", "waiting",
-                     "updated_at", "seed_chosen"):
+                     "updated_at", "seed_chosen", "final"):
             setattr(table, name, getattr(fresh, name))
         table.bots = {}
         self.m.hooks.restored(table, data["row"], data["seats"], data["extra"])

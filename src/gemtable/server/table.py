@@ -105,6 +105,9 @@ class LiveTable:
     # that decorate the table's summary and messages (hooks.py)
     records: dict[type, Any] = field(default_factory=dict)
     hooks: TableHooks = field(default_factory=TableHooks)
+    # a game its players ended before the rules did (a resignation): its result as stored
+    # (the table row is "finished" although the state is not over)
+    final: dict[str, Any] | None = None
 
     def record(self, kind: type[R]) -> R:
         """The feature record of class ``kind`` (made with no arguments the first time)."""
@@ -119,7 +122,7 @@ class LiveTable:
 
     @property
     def over(self) -> bool:
-        return self.state.is_over()
+        return self.final is not None or self.state.is_over()
 
     @property
     def names(self) -> list[str]:
@@ -201,7 +204,7 @@ class LiveTable:
             "updated_at": self.updated_at.isoformat() + "Z" if self.updated_at else None,
         }
         if over:
-            out["winners"] = self.state.winners()
+            out["winners"] = list(self.final["winners"]) if self.final is not None else self.state.winners()
         self.hooks.summary(self, out)
         return out
 
@@ -255,14 +258,16 @@ class LiveTable:
             "legal": legal,
             "log_reset": reset,
             "log": self.log_entries(viewer, 0 if reset else since),
-            "over": state.is_over(),
-            "result": self.result() if state.is_over() else None,
+            "over": self.over,
+            "result": self.result() if self.over else None,
         }
         self.hooks.payload(self, msg, viewer, reset)
         return msg
 
     def result(self, state: State | None = None) -> dict[str, Any]:
         """The finished game's result (``State.result()``) with the features' additions."""
+        if state is None and self.final is not None:
+            return dict(self.final)
         res = result_of(self.state if state is None else state)
         self.hooks.result(self, res)
         return res

@@ -259,6 +259,8 @@ class TableManager:
         except (GemtableError, KeyError, ValueError) as exc:
             raise Rejected("broken_table", f"Table {table_id} cannot be replayed: {exc}", 410) from None
         table.seed_chosen = bool(row.seed_chosen)
+        if row.status == "finished" and not table.state.is_over() and isinstance(row.result, dict):
+            table.final = dict(row.result)  # ended by its players (a resignation)
         table.rev = int(row.rev or 0)
         table.waiting = row.status == "waiting"
         return table
@@ -283,8 +285,13 @@ class TableManager:
         return count
 
     async def list_tables(self) -> list[dict[str, Any]]:
-        out = []
         rows = await self.run_db(self.db.list_tables, self.limits.lobby_size, self.limits.lobby_per_creator)
+        return self.summaries_of(rows)
+
+    def summaries_of(self, rows: list[Any]) -> list[dict[str, Any]]:
+        """Public summaries of table rows (seats loaded, ``moves`` set): a table in memory
+        from its live copy, any other from its rows."""
+        out = []
         for row in rows:
             live = self.tables.get(row.id)
             if live is not None:
@@ -370,8 +377,8 @@ class TableManager:
                 raise Rejected("engine_error", "The game engine failed on that action; nothing changed.", 500) from None
             index = table.version
             now = utcnow()
-            result = table.result(after) if after.is_over() else None
             parts = self.hooks.before_commits(table, seat, after)  # stored in the same transaction
+            result = table.result(after) if after.is_over() else None  # (after: it may read the parts)
             record = next((p.record for p in parts if p.record is not None), None)
             tag = next((p.tag for p in parts if p.record is not None), None)
             await self.storage.store(table.id, index, seat, action.to_json(), now, result, table.rev, record, tag)
@@ -389,6 +396,7 @@ class TableManager:
             self.bots.tell(table, index, seat, action, movers, events)
         self.broadcast(table)
         self.wake_bots(table)
+        self.hooks.moved(table, index + 1)  # turn alerts
         if table.over:
             self.hooks.finished(table)  # ratings
         return events

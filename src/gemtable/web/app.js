@@ -7,6 +7,8 @@ import { h, raiseSmallText } from "./svg.js";
 import * as generic from "./generic.js";
 import * as online from "./online.js"; // players, lobby seats, chat, clocks, connection (online.js)
 import * as motion from "./motion.js";
+import { lobbyList } from "./lobbylist.js";
+import * as community from "./community.js"; // your turn, notifications, friends, mail settings (community.js)
 
 const app = document.getElementById("app");
 let games = [];
@@ -17,7 +19,9 @@ const renderers = {};
 
 // -- utilities --------------------------------------------------------------
 async function api(path, opts = {}) {
-  const init = { headers: { "Content-Type": "application/json" }, ...opts };
+  // a plain GET carries no extra header, so it can take the answer the shell preloaded (<link rel=preload>)
+  const reads = !opts.method || opts.method === "GET";
+  const init = { ...(reads ? {} : { headers: { "Content-Type": "application/json" } }), ...opts };
   if (init.body && typeof init.body !== "string") init.body = JSON.stringify(init.body);
   const res = await fetch(path, init);
   let data = null;
@@ -39,7 +43,7 @@ function toast(msg, kind = "error") {
   el.textContent = msg;
   el.className = `show ${kind}`;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { el.className = ""; }, kind === "error" ? 6000 : 2500);
+  toastTimer = setTimeout(() => { el.className = ""; }, kind === "error" || kind === "why" ? 6000 : 2500);
 }
 
 function patternsOn() { return localStorage.getItem("gt.patterns") === "1"; }
@@ -78,10 +82,51 @@ async function rendererFor(gameId) {
   return mod;
 }
 
+// Keyboard focus on the board survives a redrawing: the same target when it is still drawn
+// (same data-action / data-why), else the board's first legal target, else the board itself.
+function keepFocus(el, had) {
+  if (!had) return;
+  const key = had.getAttribute && (had.getAttribute("data-action") || had.getAttribute("data-why"));
+  const same = key ? [...el.querySelectorAll("[data-action], [data-why]")].find((x) => (x.getAttribute("data-action") || x.getAttribute("data-why")) === key && x.tabIndex >= 0) : null;
+  const next = same || el.querySelector("svg .act[tabindex]") || el;
+  next.focus({ preventScroll: true });
+}
+
+// A focus ring the shell draws around the focused target of a board, in two tones (a dark
+// band with a light one inside), so it shows on every colour a board uses.
+function focusRing(board) {
+  const clear = () => { for (const r of board.querySelectorAll(".focus-ring")) r.remove(); };
+  board.addEventListener("focusout", clear);
+  board.addEventListener("focusin", (e) => {
+    clear();
+    const t = e.target;
+    const svg = t.ownerSVGElement;
+    if (!svg || !t.matches(":focus-visible") || !t.getBBox) return;
+    const b = t.getBBox();
+    const m = svg.getScreenCTM().inverse().multiply(t.getScreenCTM());
+    const pts = [[b.x, b.y], [b.x + b.width, b.y], [b.x, b.y + b.height], [b.x + b.width, b.y + b.height]].map(([x, y]) => new DOMPoint(x, y).matrixTransform(m));
+    const xs = pts.map((p) => p.x), ys = pts.map((p) => p.y);
+    const unit = svg.viewBox.baseVal && svg.viewBox.baseVal.width && svg.clientWidth ? svg.viewBox.baseVal.width / svg.clientWidth : 1; // user units per CSS px
+    const pad = 3 * unit, x = Math.min(...xs) - pad, y = Math.min(...ys) - pad, w = Math.max(...xs) - Math.min(...xs) + 2 * pad, hh = Math.max(...ys) - Math.min(...ys) + 2 * pad;
+    const ns = "http://www.w3.org/2000/svg";
+    const ring = document.createElementNS(ns, "g");
+    ring.setAttribute("class", "focus-ring");
+    ring.setAttribute("pointer-events", "none");
+    for (const [cls, width] of [["focus-ring-outer", 6], ["focus-ring-inner", 2.5]]) {
+      const r = document.createElementNS(ns, "rect");
+      for (const [k, v] of Object.entries({ class: cls, x, y, width: w, height: hh, rx: 4 * unit, fill: "none", "stroke-width": width * unit })) r.setAttribute(k, String(v));
+      ring.appendChild(r);
+    }
+    svg.appendChild(ring);
+  });
+}
+
 function drawBoard(mod, el, ctx) {
   const moves = motion.before(el, mod, ctx); // motion.js: the pieces that moved since the last drawing fly
+  const had = el.contains(document.activeElement) ? document.activeElement : null;
   try {
     mod.render(el, ctx);
+    keepFocus(el, had);
     // svg.js: on a narrow screen (the renderers' phone layouts) no board text under MIN_TEXT_PX
     if (el.clientWidth < 640) raiseSmallText(el);
     motion.after(moves);
@@ -90,6 +135,43 @@ function drawBoard(mod, el, ctx) {
     document.body.dataset.renderError = String(err && err.message || err);
     if (mod !== generic) { generic.render(el, ctx); el.prepend(h("p", { class: "muted", text: "(board drawing failed; showing the plain view)" })); }
   }
+}
+
+// Moves that only lose points (a renderer knows them from its view: Sintra's take where every
+// pane breaks) ask once before they are played: ctx.confirm({title, text, yes}) resolves true
+// to play.  "Don't ask again" (or the menu's setting) turns the questions off in this browser.
+function asksBeforeLosing() { return localStorage.getItem("gt.confirm") !== "0"; }
+function setAsksBeforeLosing(on) {
+  localStorage.setItem("gt.confirm", on ? "1" : "0");
+  const box = document.getElementById("confirm-toggle");
+  if (box) box.checked = on;
+}
+function confirmMove({ title = "Are you sure?", text = "", yes = "Do it anyway", no = "Cancel" } = {}) {
+  if (!asksBeforeLosing()) return Promise.resolve(true);
+  const opener = document.activeElement;
+  return new Promise((resolve) => {
+    const stop = h("input", { type: "checkbox", id: "confirm-stop" });
+    const ok = h("button", { type: "button", class: "primary", id: "confirm-yes", text: yes });
+    const cancel = h("button", { type: "button", id: "confirm-no", text: no });
+    const dlg = h("dialog", { class: "account-dialog confirm-dialog", id: "confirm-dialog", "aria-labelledby": "confirm-title" }, [
+      h("div", { class: "dlg-head" }, [h("h2", { id: "confirm-title", text: title })]),
+      h("div", { class: "account-body" }, [h("p", { text }),
+        h("label", { class: "toggle" }, [stop, " Don't ask again (the menu can turn it back on)"]),
+        h("p", { class: "confirm-buttons" }, [ok, cancel])]),
+    ]);
+    let answer = false;
+    ok.addEventListener("click", () => { answer = true; dlg.close(); });
+    cancel.addEventListener("click", () => dlg.close());
+    dlg.addEventListener("close", () => {
+      if (stop.checked) setAsksBeforeLosing(false);
+      dlg.remove();
+      if (opener && opener.isConnected) opener.focus({ preventScroll: true });
+      resolve(answer);
+    });
+    document.body.appendChild(dlg);
+    dlg.showModal();
+    cancel.focus();
+  });
 }
 
 function gameLink(g) {
@@ -107,9 +189,10 @@ async function route() {
     if ((m = path.match(/^\/table\/([A-Za-z0-9_-]+)/))) await playPage(m[1]);
     else if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)/))) await replayPage(m[1]);
     else if ((m = path.match(/^\/rules\/([A-Za-z0-9_-]+)/))) await rulesPage(m[1]);
-    else if (path === "/me") cleanup = await online.myGamesPage(app);
+    else if (path === "/me") { cleanup = await online.myGamesPage(app); community.myGamesExtras(app); }
     else if ((m = path.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]+))?\/?$/))) cleanup = await online.leaderboardPage(app, m[1]);
-    else if ((m = path.match(/^\/players\/([^/]+)$/))) cleanup = await online.profilePage(app, decodeURIComponent(m[1]));
+    else if ((m = path.match(/^\/players\/([^/]+)$/))) { cleanup = await online.profilePage(app, decodeURIComponent(m[1])); community.profileExtras(app, decodeURIComponent(m[1])); }
+    else if ((m = await community.page(app, path)) !== false) cleanup = m;
     else await lobbyPage();
   } catch (err) {
     app.replaceChildren(h("section", { class: "panel" }, [h("h2", { text: "Something went wrong" }), h("p", { text: String(err.message || err) }), h("a", { href: "/", "data-link": "", text: "Back to the lobby" })]));
@@ -120,8 +203,7 @@ async function route() {
 async function lobbyPage() {
   document.title = "gemtable — lobby";
   const form = h("form", { class: "panel new-table", id: "new-table" });
-  const openList = h("section", { class: "panel tables open-tables", id: "open-tables", hidden: "" });
-  const list = h("section", { class: "panel tables" }, [h("h2", { text: "Tables" }), h("p", { class: "muted", text: "Loading…" })]);
+  const tables = lobbyList({ games, tokensOf, saveToken }); // lobbylist.js: filters, pages, Play now
   const created = h("div", { id: "created" });
   const gameCards = h("section", { class: "panel games" }, [h("h2", { text: "Games" }),
     h("div", { class: "game-cards" }, games.map((g) => h("article", { class: "game-card" }, [
@@ -132,7 +214,7 @@ async function lobbyPage() {
         h("a", { href: `/leaderboard/${g.id}`, "data-link": "", text: "Leaderboard" })]),
     ])))]);
   const picker = online.namePickerCard(); // first visit: pick a name (a card, never in the way)
-  app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, openList, form, created, list]), gameCards]));
+  app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, tables.el, form, created]), gameCards]));
 
   // --- the new-table form
   const bots = await online.botInfo().catch(() => ({ levels: { easy: "random" }, kinds: ["random"], ratings: {} }));
@@ -198,10 +280,10 @@ async function lobbyPage() {
     const prev = playersSel.value;
     playersSel.replaceChildren(...g.players.map((n) => h("option", { value: n, text: n })));
     playersSel.value = g.players.includes(Number(prev)) ? prev : String(g.players.includes(2) ? 2 : g.players[0]);
-    optionsBox.replaceChildren(...g.options.map((o) => h("label", {}, [
-      `${o.name.replace(/_/g, " ")} `,
-      (() => { const sel = h("select", { "data-option": o.name, title: o.help || "" }, o.choices.map((c) => h("option", { value: String(c), text: String(c) }))); sel.value = String(o.default); return sel; })(),
-      o.help ? h("small", { class: "muted", text: ` ${o.help}` }) : null,
+    // each option in the game's own player wording (its package's label and choice_labels)
+    optionsBox.replaceChildren(...g.options.map((o) => h("label", { class: "game-option" }, [
+      h("span", { class: "option-label", text: o.label || o.name.replace(/_/g, " ") }),
+      (() => { const sel = h("select", { "data-option": o.name }, o.choices.map((c, i) => h("option", { value: String(c), text: (o.choice_labels || [])[i] || String(c) }))); sel.value = String(o.default); return sel; })(),
     ])));
     refreshSeats();
   }
@@ -240,7 +322,7 @@ async function lobbyPage() {
     try {
       const res = await api("/api/tables", { method: "POST", body });
       showCreated(res, seats);
-      loadTables();
+      tables.load();
     } catch (err) { toast(err.message); }
   });
 
@@ -282,61 +364,9 @@ async function lobbyPage() {
     ]));
   }
 
-  // --- the table lists: open tables to join, then everything else
-  let mineOnServer = {}; // table id -> my seat (from /api/me/games: resume from any browser)
-  async function join(t, seat) {
-    if (!(await online.ensureName("Pick a name to sit down: the other players see it."))) return;
-    try {
-      const res = await api(`/api/tables/${t.id}/join`, { method: "POST", body: seat === undefined ? {} : { seat } });
-      saveToken(t.id, res.seat, res.token);
-      navigate(`/table/${t.id}`);
-    } catch (err) { toast(err.message); loadTables(); }
-  }
-  function row(t) {
-    const held = tokensOf(t.id);
-    const mySeat = Object.keys(held)[0] ?? (t.id in mineOnServer ? String(mineOnServer[t.id]) : undefined);
-    const openSeats = (t.seats || []).filter((s) => s.open).length;
-    const links = [h("a", { href: `/table/${t.id}`, "data-link": "", text: t.status === "finished" ? "Final position" : "Watch" })];
-    if (mySeat !== undefined && t.status !== "finished") {
-      links.unshift(h("a", { href: held[mySeat] ? `/table/${t.id}#token=${held[mySeat]}` : `/table/${t.id}`, "data-link": "", text: "Resume", class: "resume" }));
-    } else if (openSeats && t.status !== "finished" && online.me.supported) {
-      links.unshift(h("button", { type: "button", class: "join primary", "data-join": t.id, text: "Join", onclick: () => join(t) }));
-    }
-    if (t.status === "finished") links.push(h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" }));
-    const status = t.status === "finished" ? "finished" : t.status === "waiting" ? (openSeats ? `${openSeats} open seat${openSeats > 1 ? "s" : ""}` : "waiting to start") : (t.open ? "waiting for players" : "running");
-    const seatsText = (t.seats || []).map((s) => s.open ? "open seat" : (s.player || s.name) + (s.kind === "bot" && !/\bbot\b/i.test(s.name) ? " (bot)" : "")).join(", ");
-    return h("tr", { "data-table": t.id }, [
-      h("td", { class: "t-game", text: t.title }),
-      h("td", { class: "t-seats", text: seatsText }),
-      h("td", { class: "t-status" }, [h("span", { class: `status ${t.status}${t.open || openSeats ? " open" : ""}`, text: status }),
-        t.clock && t.clock.mode && t.clock.mode !== "none" ? h("span", { class: "badge clock-badge", text: online.clockLabel(t.clock).replace(/^(real time|turn based): /, "") }) : null,
-        t.seed_fixed ? h("span", { class: "badge seed-fixed", text: "deal fixed by creator", title: t.seed_note || "" }) : null]),
-      h("td", { class: "t-moves", text: t.version ?? "" }),
-      h("td", { class: "links" }, links),
-    ]);
-  }
-  const tableOf = (rows, head) => h("table", { class: "list tables-list" }, [h("thead", {}, [h("tr", {}, head.map((x) => h("th", { text: x })))]), h("tbody", {}, rows)]);
-  async function loadTables() {
-    let tables;
-    try { tables = await api("/api/tables"); } catch (err) { return; }
-    if (online.me.player) {
-      try {
-        const mg = await api("/api/me/games");
-        mineOnServer = Object.fromEntries([...(mg.waiting || []), ...(mg.running || [])].map((t) => [t.id, t.my_seat]));
-      } catch { /* keep what we had */ }
-    }
-    const waiting = tables.filter((t) => t.status === "waiting");
-    const others = tables.filter((t) => t.status !== "waiting");
-    openList.hidden = !waiting.length;
-    openList.replaceChildren(h("h2", { text: "Open tables: join one" }), tableOf(waiting.map(row), ["Game", "Seats", "Seats free", "Moves", ""]));
-    list.replaceChildren(h("h2", { text: "Tables" }), others.length
-      ? tableOf(others.map(row), ["Game", "Seats", "Status", "Moves", ""])
-      : h("p", { class: "muted", text: waiting.length ? "No game running yet." : "No tables yet: create one above." }));
-  }
-  loadTables();
-  const timer = setInterval(loadTables, 5000);
-  const offMe = online.onMeChange(() => { loadTables(); refreshSeats(); onlineBox.hidden = !online.me.supported; });
-  cleanup = () => { clearInterval(timer); offMe(); };
+  const timer = setInterval(tables.load, 5000);
+  const offMe = online.onMeChange(() => { tables.load(); refreshSeats(); onlineBox.hidden = !online.me.supported; });
+  cleanup = () => { clearInterval(timer); tables.stop(); offMe(); };
 }
 
 // -- play page ----------------------------------------------------------------
@@ -364,7 +394,8 @@ async function playPage(tableId) {
   let lastHeard = 0;
   let wasMyTurn = null;      // null until the first state: no "your turn" signal on arrival
   let rematch = null;        // {table, token} once a rematch table exists
-  let wantRematch = false;   // this browser asked for it: follow it there
+  let wantRematch = false;   // this browser proposed or accepted it: follow it there
+  let tableAt = Date.now();  // when msg.table arrived (a rematch proposal's time left counts from it)
   let invites = null;        // the host's invite links (GET /invites), once fetched
   let undoSent = false;
   let chatOpened = false;
@@ -376,7 +407,8 @@ async function playPage(tableId) {
   const clocks = online.clockStrip();
   const promptBar = h("div", { class: "prompt-bar", id: "prompt", "aria-live": "polite" });
   const lastMove = h("div", { class: "last-move muted", id: "last-move" });
-  const board = h("div", { class: "board", id: "board" });
+  const board = h("div", { class: "board", id: "board", tabindex: "-1" });
+  focusRing(board);
   const waitRoom = h("section", { class: "panel waiting-room", id: "waiting-room", hidden: "" });
   // layout: on a phone (see narrowScreen) the choices come right under the board and the log starts folded
   const seatsBox = h("div", { class: "seats-body" });
@@ -393,6 +425,7 @@ async function playPage(tableId) {
     // the banner, the prompt and the clocks stay in sight together while you scroll (phones)
     h("div", { class: "board-col" }, [title, seedNote, h("div", { class: "table-top" }, [banner.el, promptBar, clocks.el]), lastMove, waitRoom, board]),
     h("aside", { class: "side" }, [seatsPanel, resultBox, actionsBox, chat.el, logPanel]),
+    chat.toast, // online.js: a message out of sight pops up at the bottom
   ]);
   app.replaceChildren(playEl);
 
@@ -427,7 +460,7 @@ async function playPage(tableId) {
     connected = on;
     document.body.dataset.online = on ? "1" : "0";
     playEl.classList.toggle("offline", !on);
-    for (const b of playEl.querySelectorAll("button.action, #undo, #take-seat, #rematch, .waiting-room button.needs-net")) b.disabled = !on;
+    for (const b of playEl.querySelectorAll("button.action, #undo, #take-seat, #rematch, .rematch-box button, #resign, .waiting-room button.needs-net")) b.disabled = !on;
     chat.setEnabled(on && chatAllowed(), on ? "The host muted spectators" : "Offline: chat comes back with the connection");
     if (on) banner.online();
   }
@@ -478,7 +511,9 @@ async function playPage(tableId) {
         if (msg) {
           const before = msg.table.status;
           msg.table = data.table;
-          if (before !== data.table.status) draw(); else { if (data.table.status === "waiting") drawWaiting(); drawSeats(); }
+          tableAt = Date.now();
+          // a finished table's presence carries the rematch proposal: the result panel shows it
+          if (before !== data.table.status || data.table.status === "finished") draw(); else { if (data.table.status === "waiting") drawWaiting(); drawSeats(); }
         }
       }
       else if (data.type === "chat") { if (data.line) chat.add(data.line); }
@@ -562,6 +597,7 @@ async function playPage(tableId) {
     if (Array.isArray(data.chat)) chat.reset(data.chat);
     chat.setSeat(data.seat);
     msg = data;
+    tableAt = Date.now();
     document.body.dataset.version = String(data.version);
     document.body.dataset.over = data.over ? "1" : "0";
     document.body.dataset.seat = data.seat === null ? "" : String(data.seat);
@@ -578,10 +614,22 @@ async function playPage(tableId) {
 
   function act(entry) {
     if (pending || !msg || !connected || !ws || ws.readyState !== 1) return;
+    // a move chosen from the list of choices by keyboard: focus goes to the board (the list is redrawn)
+    if (actionsBox.contains(document.activeElement)) board.focus({ preventScroll: true });
     pending = true;
     actedDecision = msg.decision_version;
     board.classList.add("busy");
     ws.send(JSON.stringify({ type: "action", version: msg.version, action: entry.json }));
+  }
+
+  // "why not?": a tapped board thing that is not a legal move (svg.js explainable) is answered
+  // with the engine's reason, asked of the server for this seat (POST /why, from its view only)
+  async function why(json) {
+    if (!msg || !token || pending) return;
+    try {
+      const res = await api(`/api/tables/${tableId}/why`, { method: "POST", body: { action: json }, headers: seatHeaders() });
+      if (res && res.reason) toast(res.reason, "why");
+    } catch (err) { toast(err.message); }
   }
 
   function names() { return msg.table.seats.map((s) => s.player || s.name); }
@@ -684,6 +732,7 @@ async function playPage(tableId) {
           if (await post("leave")) { localStorage.removeItem(`gt.tokens.${tableId}`); navigate("/"); } else leaving = false;
         } })]) : null,
       host ? invitesBox : null,
+      community.inviteBox(tableId, t, msg.seat !== null && Boolean(t.seats[msg.seat].player)),
     ].filter(Boolean));
     if (host) {
       const fill = (list) => { const rows = inviteRows(list); invitesBox.replaceChildren(...(rows.length ? [h("h3", { text: "Invite links" }), h("p", { class: "muted", text: "Each link holds its seat's secret key: send it only to that person." }), ...rows] : [])); };
@@ -699,30 +748,100 @@ async function playPage(tableId) {
     switchTo(res.token);
   }
 
-  // -- rematch -------------------------------------------------------------------------------
+  // -- rematch: a proposal the other players accept, decline or let expire ----------------------
   function onRematch(data) {
     rematch = { table: data.table, token: data.token || null };
-    if (rematch.token && msg && msg.seat !== null) saveToken(rematch.table, msg.seat, rematch.token);
-    if (wantRematch) return; // askRematch goes there once every seat of this screen has its key
+    if (rematch.token && data.seat !== undefined && data.seat !== null) saveToken(rematch.table, data.seat, rematch.token);
+    // this browser said yes (now, or before a reload: its seat accepted the proposal): go there
+    const p = msg && msg.table.rematch_proposal;
+    if (wantRematch || (p && msg.seat !== null && p.yes.includes(msg.seat))) { wantRematch = true; followRematch(rematch.table); return; }
     if (msg) draw();
   }
-  async function askRematch() {
-    wantRematch = true;
-    const res = await post("rematch");
-    if (!res) { wantRematch = false; return; }
-    const newId = res.table;
-    if (res.token && res.seat !== undefined && res.seat !== null) saveToken(newId, res.seat, res.token);
-    // hotseat: this screen held several seats; asking again with each seat's key (the same new
-    // table for every caller) brings each seat's new key along
-    const others = Object.entries(tokensOf(tableId)).filter(([, tok]) => tok !== token);
-    for (const [, tok] of others) {
+  let following = false;
+  async function followRematch(newId) {
+    if (following) return;
+    following = true;
+    // every seat this screen held (hotseat) is given its seat at the new table (the seats move round)
+    const held = Object.values(tokensOf(tableId));
+    for (const tok of held) {
       try {
         const more = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: {}, headers: { "Content-Type": "application/json", "X-Seat-Token": tok } });
         if (more.table === newId && more.token) saveToken(newId, more.seat, more.token);
       } catch { /* that seat stays behind */ }
     }
-    if (others.length && hotseat) localStorage.setItem(`gt.hotseat.${newId}`, "1");
+    if (held.length > 1 && hotseat) localStorage.setItem(`gt.hotseat.${newId}`, "1");
     navigate(`/table/${newId}`);
+  }
+  async function askRematch(answer) {
+    if (answer !== "decline") wantRematch = true;
+    let res = await post("rematch", { answer });
+    if (!res) { wantRematch = false; return; }
+    // hotseat: the other seats of this screen accept too
+    if (!res.table && answer !== "decline") {
+      for (const tok of Object.values(tokensOf(tableId)).filter((t) => t !== token)) {
+        try { res = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: { answer: "accept" }, headers: { "Content-Type": "application/json", "X-Seat-Token": tok } }); } catch { /* not that seat's turn to answer */ }
+        if (res && res.table) break;
+      }
+    }
+    if (res && res.table) { followRematch(res.table); return; }
+    if (answer === "decline") wantRematch = false;
+    if (res && res.proposal && msg) { msg.table = { ...msg.table, rematch_proposal: res.proposal }; tableAt = Date.now(); draw(); }
+  }
+  function proposalLeft(p) { return Math.max(0, p.left - (Date.now() - tableAt)); }
+  function mmss(ms) { const sec = Math.ceil(ms / 1000); return `${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`; }
+  // the time left on an open proposal counts down on screen; at zero it has expired
+  const proposalTimer = setInterval(() => {
+    const p = msg && msg.over && msg.table.rematch_proposal;
+    if (!p || p.state !== "open") return;
+    const left = proposalLeft(p);
+    const el = document.getElementById("rematch-left");
+    if (el) el.textContent = mmss(left);
+    if (left <= 0) { msg.table.rematch_proposal = { ...p, state: "expired", left: 0 }; wantRematch = false; draw(); }
+  }, 1000);
+  function rematchBox(nm) {
+    if (msg.seat === null) return null;
+    if (rematch && !wantRematch) return null; // "go to the new table" is offered instead
+    const p = msg.table.rematch_proposal;
+    const open = p && p.state === "open" && proposalLeft(p) > 0;
+    const who = (list) => list.map((q) => nm[q]).join(" and ");
+    let parts;
+    if (open && p.waiting.includes(msg.seat)) {
+      parts = [h("p", { id: "rematch-offer" }, [h("b", { text: `${nm[p.by]} proposes a rematch.` }), ` The seats move round one place. `, h("span", { class: "muted" }, ["Answer within ", h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })])]),
+        h("p", { class: "result-links" }, [
+          h("button", { type: "button", class: "primary", id: "rematch-accept", text: "Accept the rematch", onclick: () => askRematch("accept") }),
+          h("button", { type: "button", id: "rematch-decline", text: "Decline", onclick: () => askRematch("decline") })])];
+    } else if (open) {
+      parts = [h("p", { id: "rematch-wait" }, [h("b", { text: p.by === msg.seat ? "You proposed a rematch." : `${nm[p.by]} proposed a rematch; you accepted.` }), ` Waiting for ${who(p.waiting)} · `, h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })]),
+        h("p", { class: "result-links" }, [h("button", { type: "button", id: "rematch-withdraw", text: p.by === msg.seat ? "Withdraw" : "Decline after all", onclick: () => askRematch("decline") })])];
+    } else {
+      const said = p && p.state === "declined" ? (p.no === p.by ? `${nm[p.no]} withdrew the rematch proposal.` : `${nm[p.no]} declined the rematch.`) : p && p.state !== "accepted" ? "The rematch proposal expired." : null;
+      parts = [said ? h("p", { class: "muted", id: "rematch-status", text: said }) : null,
+        h("p", { class: "result-links" }, [h("button", { type: "button", class: "primary", id: "rematch", text: "Propose a rematch", title: "The others accept or decline; the seats move round one place, new deal", onclick: () => askRematch("propose") })])];
+    }
+    return h("div", { class: "rematch-box", id: "rematch-box" }, parts.filter(Boolean));
+  }
+
+  // -- resigning: confirmed first ------------------------------------------------------------------
+  function confirmResign() {
+    const t = msg.table;
+    const ends = t.seats.filter((s) => s.seat !== msg.seat && !s.resigned).length <= 1;
+    const close = h("button", { type: "button", class: "dlg-close", "aria-label": "Close", text: "✕" });
+    const yes = h("button", { type: "button", class: "danger", id: "resign-yes", text: "Resign" });
+    const no = h("button", { type: "button", class: "primary", id: "resign-no", text: "Keep playing" });
+    const dlg = h("dialog", { class: "account-dialog resign-dialog", id: "resign-dialog", "aria-labelledby": "resign-title" }, [
+      h("div", { class: "dlg-head" }, [h("h2", { id: "resign-title", text: "Resign this game?" }), close]),
+      h("div", { class: "account-body" }, [
+        h("p", { text: ends ? "You take the last place and the game ends now." : "You take the last place. A bot plays your seat to the end and the others play on." }),
+        h("p", { class: "muted", text: "The result counts for ratings, and you cannot take the seat back." }),
+        h("p", { class: "dlg-buttons" }, [no, yes]),
+      ]),
+    ]);
+    for (const b of [close, no]) b.addEventListener("click", () => dlg.close());
+    yes.addEventListener("click", async () => { yes.disabled = true; dlg.close(); await post("resign"); });
+    dlg.addEventListener("close", () => dlg.remove());
+    app.appendChild(dlg);
+    dlg.showModal();
+    no.focus();
   }
 
   function drawSeats() {
@@ -739,7 +858,7 @@ async function playPage(tableId) {
         h("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }),
         s.player && !s.away ? h("a", { class: "seat-name", href: `/players/${encodeURIComponent(s.player)}`, "data-link": "", text: nm[s.seat] + (you ? " (you)" : "") }) : h("span", { class: "seat-name", text: nm[s.seat] + (you ? " (you)" : "") }),
         s.kind === "bot" ? h("span", { class: "badge", text: `bot · ${s.bot}` }) : null,
-        s.away ? h("span", { class: "badge away", text: "away: a bot plays", title: "Out of time or disconnected: a bot plays this seat until its player takes it back" }) : null,
+        s.away ? h("span", { class: "badge away", text: s.resigned ? "resigned: a bot plays" : "away: a bot plays", title: s.resigned ? "This player resigned: a bot plays the seat to the end" : "Out of time or disconnected: a bot plays this seat until its player takes it back" }) : null,
         scores ? h("span", { class: "score", text: String(scores[s.seat]) }) : null,
         canSwitch ? h("button", { class: "small", text: "play", title: "Switch to this seat (hotseat)", onclick: () => switchTo(mine[s.seat]) }) : null,
         canSwitch ? h("button", { class: "small", text: "link", title: "Copy this seat's invite link", onclick: () => {
@@ -754,7 +873,10 @@ async function playPage(tableId) {
       box.addEventListener("change", () => { hotseat = box.checked; localStorage.setItem(`gt.hotseat.${tableId}`, hotseat ? "1" : "0"); if (hotseat && msg) onState({ ...msg, log: [], log_reset: false }); });
       seatsBox.appendChild(h("label", { class: "toggle" }, [box, " hotseat: follow the seat to move"]));
     }
-    if (isHost() && !msg.over) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
+    if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", id: "resign", text: "Resign…", title: "Give up this game: you take the last place", onclick: confirmResign })]));
+    // invite links exist only for the other people's seats: none at a table of you and bots
+    const others = t.seats.some((s) => s.kind === "human" && s.seat !== msg.seat);
+    if (isHost() && !msg.over && others) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
     if (msg.seat === null) seatsBox.appendChild(h("p", { class: "muted", text: "You are watching. Open a seat's invite link to play it." }));
     chat.setMute(isHost(), t.mute_spectators ?? t.spectators_muted ?? false, (on) => send({ type: "mute_spectators", on }));
     chat.setEnabled(connected && chatAllowed(), connected ? "The host muted spectators" : "Offline: chat comes back with the connection");
@@ -779,7 +901,12 @@ async function playPage(tableId) {
       promptBar.classList.add("over");
       // the result and the rematch sit beside the board (under it on a phone): a way there from the prompt
       if (rematch && !wantRematch && msg.seat !== null) promptBar.appendChild(h("button", { type: "button", class: "primary", id: "rematch-top", text: "Go to the rematch", onclick: () => navigate(`/table/${rematch.table}`) }));
-      else if (narrowScreen()) promptBar.appendChild(h("button", { type: "button", id: "to-result", text: msg.seat !== null ? "Result · rematch" : "Result", onclick: () => resultBox.scrollIntoView({ behavior: "smooth", block: "start" }) }));
+      else {
+        // a rematch proposed to this seat is said in the prompt too (in sight on a phone)
+        const prop = t.rematch_proposal;
+        const asked = !!(prop && prop.state === "open" && msg.seat !== null && prop.waiting.includes(msg.seat));
+        if (narrowScreen() || asked) promptBar.appendChild(h("button", { type: "button", id: "to-result", class: asked ? "primary" : null, text: asked ? `${nm[prop.by]} proposes a rematch: answer` : msg.seat !== null ? "Result · rematch" : "Result", onclick: () => resultBox.scrollIntoView({ behavior: "smooth", block: "start" }) }));
+      }
     } else if (waiting) {
       promptBar.textContent = msg.waiting_prompt || "Waiting for players.";
     } else if (msg.prompt) {
@@ -794,7 +921,10 @@ async function playPage(tableId) {
     // your seat is played by a bot (out of time or away too long): take it back
     const mySeat = msg.seat !== null ? t.seats[msg.seat] : null;
     const awayMe = !!(mySeat && mySeat.away && !msg.over);
-    if (awayMe) {
+    if (awayMe && mySeat.resigned) {
+      promptBar.replaceChildren(h("span", { text: "You resigned: a bot plays your seat to the end." }));
+      promptBar.classList.add("away");
+    } else if (awayMe) {
       promptBar.replaceChildren(h("span", { text: "A bot is playing your seat while you were away. " }),
         h("button", { type: "button", class: "primary", id: "take-seat", text: "Take my seat back", onclick: () => send({ type: "take_seat" }) }));
       promptBar.classList.add("away");
@@ -832,6 +962,7 @@ async function playPage(tableId) {
     const ctx = {
       view: msg.view, legal, seat: msg.seat, names: nm, toMove: msg.to_move,
       prompt: msg.prompt, over: msg.over, result: msg.result, patterns: patternsOn(), act, table: t, mode: "play",
+      why: msg.seat !== null && !awayMe ? why : null, confirm: confirmMove,
     };
     if (handoff !== null && handoff === msg.seat && !msg.over) {
       // pass-and-play: hide this seat's private view until its player is at the screen
@@ -862,17 +993,17 @@ async function playPage(tableId) {
     if (msg.over && msg.result) {
       const r = msg.result;
       const order = [...nm.keys()].sort((a, b) => r.ranking[a] - r.ranking[b]);
-      const replaced = r.replaced || [];
+      const notes = seatNotes(r);
       resultBox.hidden = false;
       resultBox.replaceChildren(...[
         h("h3", { text: r.winners.length > 1 ? `Shared win: ${r.winners.map((p) => nm[p]).join(" and ")}` : `${nm[r.winners[0]]} wins` }),
         h("table", { class: "list result-table" }, [h("tbody", {}, order.map((p) => h("tr", { class: r.winners.includes(p) ? "winner" : "" }, [
-          h("td", { text: ordinal(r.ranking[p]) }), h("td", { text: nm[p] + (replaced.includes(p) ? " (a bot finished)" : "") }), h("td", { class: "num", text: String(r.scores[p]) }),
+          h("td", { text: ordinal(r.ranking[p]) }), h("td", {}, [nm[p], notes[p] ? h("span", { class: "result-note", text: ` · ${notes[p]}` }) : null]), h("td", { class: "num", text: String(r.scores[p]) }),
         ])))]),
         r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
-        replaced.length ? h("p", { class: "muted", text: "A bot finished for a player who ran out of time or left: this game is not rated." }) : null,
+        ...fairnessNotes(r, nm),
+        rematchBox(nm),
         h("p", { class: "result-links" }, [
-          msg.seat !== null && !(rematch && !wantRematch) ? h("button", { type: "button", class: "primary", id: "rematch", text: "Rematch", title: "The same seats, a new deal", onclick: askRematch }) : null,
           rematch && !wantRematch ? h("button", { type: "button", class: "primary", id: "rematch-go", text: "Rematch ready: go to the new table", onclick: () => navigate(`/table/${rematch.table}`) }) : null,
           h("a", { href: `/replay/${tableId}`, "data-link": "", class: "button", id: "replay-link", text: "Watch the replay" }),
         ]),
@@ -886,6 +1017,7 @@ async function playPage(tableId) {
   connect();
   cleanup = () => {
     closed = true;
+    clearInterval(proposalTimer);
     clearTimeout(retryTimer);
     clearInterval(heartbeat);
     clocks.stop();
@@ -896,6 +1028,32 @@ async function playPage(tableId) {
     delete document.body.dataset.online;
     delete document.body.dataset.gone;
   };
+}
+
+// what happened at each seat of a finished game, for its row of the result: resigned, left
+// (a bot finished), or how many of its moves a stand-in bot made
+function seatNotes(r) {
+  const notes = {};
+  for (const e of r.stand_ins || []) notes[e.seat] = `a bot played ${e.moves} of ${e.of} moves`;
+  for (const p of r.abandoned || []) notes[p] = "left: a bot finished";
+  for (const p of r.resigned || []) notes[p] = "resigned";
+  return notes;
+}
+
+// the same in sentences under the result, with what it means for ratings (README "Ratings")
+function fairnessNotes(r, nm) {
+  const out = [];
+  const gone = new Set([...(r.resigned || []), ...(r.abandoned || [])]);
+  for (const p of r.resigned || []) out.push(`${nm[p]} resigned and takes the last place.`);
+  for (const p of r.abandoned || []) out.push(`${nm[p]} left the game and a bot finished it: abandoned, last place.`);
+  for (const e of r.stand_ins || []) {
+    if (gone.has(e.seat)) continue;
+    const rule = (r.unrated || []).includes(e.seat)
+      ? `more than one move in five, so ${nm[e.seat]}'s rating does not change (the others' ratings count as usual).`
+      : "no more than one move in five, so the game counts for ratings as usual.";
+    out.push(`A bot played ${e.moves} of ${e.of} moves for ${nm[e.seat]} while they were away: ${rule}`);
+  }
+  return out.map((text) => h("p", { class: "muted fairness-note", text }));
 }
 
 function ordinal(n) { return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`; }
@@ -1135,10 +1293,15 @@ async function start() {
   motion.setupToggle(document.getElementById("motion-toggle")); // the animations setting (motion.js)
   Object.assign(online.shell, { api, toast, navigate, games: () => games });
   online.setupSoundToggle();
+  const ask = h("input", { type: "checkbox", id: "confirm-toggle" });
+  ask.checked = asksBeforeLosing();
+  ask.addEventListener("change", () => setAsksBeforeLosing(ask.checked));
+  document.querySelector(".settings").appendChild(h("label", { class: "toggle", title: "Ask before a move that only loses points (all of a take breaking)" }, [ask, " ask before a move that only loses points"]));
   const meLoaded = online.loadMe();
   games = await api("/api/games");
   gamesById = Object.fromEntries(games.map((g) => [g.id, g]));
   await meLoaded;
+  community.setup();
   document.getElementById("rules-links").replaceChildren(...games.map((g) => h("a", { href: `/rules/${g.id}`, "data-link": "", text: g.title })));
   await route();
 }

@@ -21,7 +21,7 @@ function setPlayer(player) {
 
 export async function loadMe() {
   try {
-    const res = await fetch("/api/me", { headers: { Accept: "application/json" } });
+    const res = await fetch("/api/me"); // as the shell preloads it (no extra header)
     if (res.ok) {
       const data = await res.json();
       me.supported = true;
@@ -319,7 +319,7 @@ export async function leaderboardPage(app, gameId) {
   const levels = bots ? Object.keys(bots.levels) : [];
   const rated = levels.filter((l) => levelRating(bots, id, l) !== null);
   fill(body,
-    h("p", { class: "muted", text: `Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against ${levels.length ? `the ${spokenList(levels)} bots` : "the bots"}. Guests and games a bot finished for someone are not rated.` }),
+    h("p", { class: "muted", text: `Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against ${levels.length ? `the ${spokenList(levels)} bots` : "the bots"}. Guests are not rated. If a bot plays more than one of your moves in five while you are away, your rating does not change for that game (the others' does); resigning, or leaving a game for a bot to finish, counts as last place.` }),
     rated.length ? h("p", { class: "muted", id: "level-ratings", text: `The bot levels rated in games against each other, on the same scale: ${rated.map((l) => `${l} ${Math.round(levelRating(bots, id, l))}`).join(", ")}.` }) : null,
     rows.length ? h("table", { class: "list board-list", id: "leaderboard" }, [
       h("thead", {}, [h("tr", {}, ["#", "Player", "Rating", "Games"].map((x, i) => h("th", { class: i === 2 || i === 3 ? "num" : "", text: x })))]),
@@ -335,6 +335,17 @@ export async function leaderboardPage(app, gameId) {
   return null;
 }
 
+// the share of a player's finished games they played to the end (a game a bot finished for
+// them after they left is abandoned; resigning is not abandoning)
+function finishedLine(f) {
+  if (!f || !f.games) return null;
+  const pct = Math.round(100 * f.share);
+  return h("p", { class: `finished-share${f.share < 0.9 ? " low" : ""}`, id: "profile-finished" }, [
+    h("b", { text: `Finishes ${pct}% of games` }),
+    h("span", { class: "muted", text: ` · ${f.games - f.abandoned} of ${f.games} played to the end${f.abandoned ? `, ${f.abandoned} abandoned (a bot finished after they left)` : ""}` }),
+  ]);
+}
+
 export async function profilePage(app, name) {
   document.title = `${name} — gemtable`;
   const p = await shell.api(`/api/players/${encodeURIComponent(name)}`);
@@ -348,6 +359,7 @@ export async function profilePage(app, name) {
         h("button", { type: "button", text: "Change name", onclick: () => openAccountDialog("pick") }), " ",
         p.account ? null : h("button", { type: "button", class: "primary", text: "Create account", onclick: () => openAccountDialog("register") }),
       ]) : null,
+      finishedLine(p.finished),
       h("h2", { text: "Ratings" }),
       ratings.length ? h("table", { class: "list", id: "profile-ratings" }, [
         h("thead", {}, [h("tr", {}, ["Game", "Rating", "Games", ""].map((x, i) => h("th", { class: i === 1 || i === 2 ? "num" : "", text: x })))]),
@@ -406,14 +418,32 @@ export function chatPanel(send, { open = true } = {}) {
     if (!text || !enabled) return;
     if (send(text) !== false) { input.value = ""; refreshCount(); }
   });
-  panel.addEventListener("toggle", () => { if (panel.open) { unseen = 0; unread.hidden = true; list.scrollTop = list.scrollHeight; } });
+  panel.addEventListener("toggle", () => { if (panel.open) { unseen = 0; unread.hidden = true; pop.hidden = true; list.scrollTop = list.scrollHeight; } });
+  // A message the player cannot see (the chat folded, or scrolled out of sight: on a phone it
+  // sits below the board) pops up at the bottom of the screen for a few seconds, clear of the
+  // prompt at the top; a tap on it opens the chat.
+  const pop = h("button", { type: "button", class: "chat-toast", id: "chat-toast", hidden: "", "aria-live": "polite",
+    onclick: () => { pop.hidden = true; panel.open = true; panel.scrollIntoView({ block: "end", behavior: "smooth" }); input.focus({ preventScroll: true }); } });
+  let popTimer = null;
+  function inSight() {
+    if (!panel.open || !panel.isConnected) return false;
+    const r = list.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
+  }
+  function popUp(line) {
+    pop.replaceChildren(h("b", { text: `${speaker(line)}: ` }), h("span", { text: String(line.text ?? "").slice(0, 140) }));
+    pop.hidden = false;
+    clearTimeout(popTimer);
+    popTimer = setTimeout(() => { pop.hidden = true; }, 6000);
+  }
 
+  const speaker = (line) => line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`);
   function lineEl(line) {
     const mine = !line.system && mySeat !== null && line.seat === mySeat;
     const at = line.at ? new Date(typeof line.at === "number" && line.at < 1e12 ? line.at * 1000 : line.at) : null;
     const li = h("li", { class: `chat-line${line.system ? " system" : ""}${mine ? " mine" : ""}`, "data-id": line.id ?? "" });
     if (at && !Number.isNaN(at.getTime())) li.title = at.toLocaleTimeString();
-    if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`)}: ` }));
+    if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${speaker(line)}: ` }));
     li.appendChild(h("span", { class: "chat-text", text: String(line.text ?? "") })); // text, never HTML
     return li;
   }
@@ -424,9 +454,11 @@ export function chatPanel(send, { open = true } = {}) {
     while (list.children.length > 200) list.firstChild.remove();
     if (atBottom || (mySeat !== null && line.seat === mySeat)) list.scrollTop = list.scrollHeight;
     if (count && !panel.open && !line.system) { unseen += 1; unread.textContent = String(unseen); unread.hidden = false; }
+    if (count && !line.system && !(mySeat !== null && line.seat === mySeat) && !inSight()) popUp(line);
   }
   return {
     el: panel,
+    toast: pop,
     setSeat(seat) { mySeat = seat ?? null; },
     reset(lines) { seen.clear(); list.replaceChildren(); for (const l of lines || []) add(l, false); list.scrollTop = list.scrollHeight; },
     add,

@@ -123,6 +123,26 @@ export function clickable(el, entry, act, label) {
   return el;
 }
 
+// Mark a drawn thing that a player may tap although it is not a legal move now (a card
+// they cannot afford, a strip that does not fit): `json` is the action the tap would be.
+// The shell answers the tap with the engine's reason (ctx.why: the server's "why" query for
+// this seat); nothing happens where the shell offers no ctx.why (replays, spectators).
+export function explainable(el, json, ctx) {
+  if (!ctx.why || !ctx.legal || !ctx.legal.length) return el;
+  el.classList.add("why");
+  el.setAttribute("data-why", JSON.stringify(json));
+  el.addEventListener("click", (e) => { e.stopPropagation(); ctx.why(json, el); });
+  return el;
+}
+
+// The verb for a hint: "tap" on a touch screen or a phone-sized one, "click" with a mouse.
+// (`capital`: "Tap" / "Click".)
+export function tapWord(capital = false) {
+  const touch = typeof window !== "undefined" && window.matchMedia && (window.matchMedia("(pointer: coarse)").matches || window.matchMedia("(max-width: 640px)").matches);
+  const w = touch ? "tap" : "click";
+  return capital ? w[0].toUpperCase() + w.slice(1) : w;
+}
+
 // Compare an action JSON with a partial pattern: every key in `want` must match.
 export function matches(json, want) {
   for (const [k, v] of Object.entries(want)) {

@@ -241,6 +241,18 @@ def test_cannot_buy_what_you_cannot_afford():
         s.apply(0, R.BUY[cid])
 
 
+def test_the_refusal_names_what_is_missing_by_colour():
+    s = fresh()
+    cid = card_with(level=0, cost=(0, 2, 0, 2, 0))  # 2 blue 2 red
+    put_on_board(s, cid)
+    s.bon[RED] = 1
+    set_tokens(s, 0, [0, 0, 0, 0, 0, 0])
+    assert s.check(0, R.BUY[cid]) == "Buying: you need 2 more blue and 1 more red (after your bonuses), so you are 3 tokens short."
+    set_tokens(s, 0, [0, 0, 0, 0, 0, 1])
+    assert s.check(0, R.BUY[cid]) == ("Buying: you need 2 more blue and 1 more red after your bonuses; your 1 gold "
+                                      "token covers only 1 of them, so you are still 2 tokens short.")
+
+
 def test_buy_a_reserved_card_only_your_own():
     s = fresh(4)
     cid = card_with(level=0, cost=(0, 0, 0, 0, 3))

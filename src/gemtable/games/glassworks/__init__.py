@@ -34,6 +34,8 @@ GAME = Game(
             "Pieces put in overflow raise the inventory count that triggers the end (true, as in "
             "the rules summary we follow); false: only glassworks pieces count (the publisher's "
             "later rulebook).",
+            label="Pieces put in overflow count toward the end of the game",
+            choice_labels=("Yes: overflow pieces count too", "No: only glassworks pieces count"),
         ),
         Option(
             "pair_on_own_tile",
@@ -42,6 +44,8 @@ GAME = Game(
             "Two pieces of one shape placed as one count as a piece of any other shape (false, as "
             "in the rules summary we follow); true: the pair may also go on the tile of its own "
             "shape (as the later online rules help allows).",
+            label="A pair placed as one may go on the tile of its own shape",
+            choice_labels=("No: only on another shape's tile", "Yes: on any tile"),
         ),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",

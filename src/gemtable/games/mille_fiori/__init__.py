@@ -32,6 +32,8 @@ GAME = Game(
             ("simultaneous", "tactical"),
             "simultaneous: everybody picks a card secretly, then cards are played in turn order; "
             "tactical: each player picks a card only on their own turn",
+            label="How cards are drafted",
+            choice_labels=("Everybody picks at once, in secret", "Each player picks on their own turn"),
         ),
     ),
     data_status="complete",

@@ -29,7 +29,9 @@ GAME = Game(
     actions=ACTIONS,
     options=(
         Option("palace_side", "A", ("A", "B"),
-               "Palace side for every player: A scores ornaments, B scores finished windows × one colour."),
+               "Palace side for every player: A scores ornaments, B scores finished windows × one colour.",
+               label="Palace board side (the same for everybody)",
+               choice_labels=("Side A: ornaments score", "Side B: windows score by colour")),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",
     owners="Michael Kiesling (design), Plan B Games (publisher); unofficial implementation",

@@ -518,8 +518,15 @@ class SplendorState(State):
             if arg not in self.board and arg not in self.res[player]:
                 return "Buying: that card is neither face up on the table nor reserved by you."
             need = self._needs(player, arg)
-            short = sum(max(0, need[i] - self.tok[o + i]) for i in range(5)) - self.tok[o + GOLD]
-            return f"Buying: after bonuses, tokens and gold you are still {short} token(s) short."
+            missing = [(max(0, need[i] - self.tok[o + i]), COLOURS[i]) for i in range(5)]
+            named = [f"{n} more {c}" for n, c in missing if n]
+            gold = self.tok[o + GOLD]
+            short = sum(n for n, _ in missing) - gold
+            told = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+            if gold:
+                return (f"Buying: you need {told} after your bonuses; your {gold} gold "
+                        f"token{'s cover' if gold > 1 else ' covers'} only {gold} of them, so you are still {short} token{'s' if short > 1 else ''} short.")
+            return f"Buying: you need {told} (after your bonuses), so you are {short} token{'s' if short > 1 else ''} short."
         if code == T_RETURN:
             return f"Returning tokens: you hold no {TOKEN_NAMES[arg]} token."
         if code == T_NOBLE:

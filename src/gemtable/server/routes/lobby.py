@@ -66,6 +66,9 @@ async def join_table(table_id: str, body: JoinBody, request: Request, manager: T
                      identity: Identity = Depends(get_identity)) -> dict[str, Any]:
     player = await identity.require(request)
     table = await manager.get(table_id)
+    community = getattr(request.app.state, "community", None)
+    if community is not None:  # a player blocked by someone at the table cannot join it
+        await manager.run_db(community.may_join, table, player.id)
     seat = await lobby.join(manager, table, player, body.seat)
     return {"seat": seat, "token": table.seats[seat].token}
 

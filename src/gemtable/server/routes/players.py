@@ -108,6 +108,9 @@ async def login(body: LoginBody, request: Request, response: Response, identity:
     guest = who.player
     if guest is not None and guest.password_hash is None and guest.id != row.id:
         await identity.merge(guest.id, row.id)
+        community = getattr(request.app.state, "community", None)
+        if community is not None:  # the guest's friends, blocks, address and turns too
+            await identity.db(community.merge, guest.id, row.id)
     await identity.start_session(request, response, row.id, who.session)
     return {"player": public(row)}
 

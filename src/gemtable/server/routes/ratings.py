@@ -12,7 +12,7 @@ from ..deps import get_identity, get_manager
 from ..limits import shown
 from ..lobby import games_of
 from ..players import Identity
-from ..ratings import RECENT, bot_name, leaderboard, levels, ratings_of
+from ..ratings import RECENT, bot_name, finished_share, leaderboard, levels, ratings_of
 from ..table import Rejected
 from ..tables import TableManager
 
@@ -30,7 +30,8 @@ async def game_leaderboard(game_id: str, manager: TableManager = Depends(get_man
 
 
 @router.get("/api/players/{name}", tags=["ratings"],
-            summary="A player's profile: ratings per game and recent finished games")
+            summary="A player's profile: ratings per game, recent finished games and the share of their "
+                    "finished games they played to the end ('finished')")
 async def profile(name: str, manager: TableManager = Depends(get_manager),
                   identity: Identity = Depends(get_identity)) -> dict[str, Any]:
     folded = " ".join(name.casefold().split())
@@ -43,5 +44,6 @@ async def profile(name: str, manager: TableManager = Depends(get_manager),
         raise Rejected("no_player", "There is no player of that name.", 404)
     ratings = await manager.run_db(ratings_of, manager.db, f"p:{player.id}")
     recent = (await games_of(manager, player.id, finished_limit=RECENT, only_finished=True))["finished"]
+    finished = await manager.run_db(finished_share, manager.db, player.id)
     return {"name": player.name, "account": player.password_hash is not None, "bot": False,
-            "ratings": ratings, "recent": recent}
+            "ratings": ratings, "recent": recent, "finished": finished}

@@ -3,10 +3,12 @@ replays and match files of finished games, and the rematch."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, Field
+
+from gemtable.core import IllegalAction
 
 from .. import lobby
 from ..deps import (
@@ -19,7 +21,8 @@ from ..deps import (
     seat_of,
     too_many,
 )
-from ..limits import Limits
+from ..inplay import rotation
+from ..limits import Limits, RateLimiter, shown
 from ..players import Identity
 from ..table import Rejected
 from ..tables import TableManager
@@ -47,11 +50,31 @@ class CreateTable(BaseModel):
                                                            "\"per_move\": s}")
 
 
+class WhyRequest(BaseModel):
+    action: dict[str, Any] = Field(..., description="the action's JSON, as a board marks it (data-why)")
+
+
 class ActionRequest(BaseModel):
     token: str | None = Field(None, description="the seat's secret token (or the X-Seat-Token / "
                                                 "Authorization: Bearer header); never put it in the URL")
     version: int = Field(..., description="the table version ('version' of the state) the action was chosen at")
     action: dict[str, Any] = Field(..., description="the action's JSON, as offered in 'legal'")
+
+
+class RematchAnswer(BaseModel):
+    answer: Literal["propose", "accept", "decline"] | None = Field(
+        None, description="'propose' a rematch, 'accept' or 'decline' the open proposal; none: propose, or "
+                          "accept the proposal that is open")
+
+
+async def seat_or_player(request: Request, table_id: str, identity: Identity):
+    """The table and the caller's seat: by its token (X-Seat-Token), else the player cookie's seat."""
+    table, seat = await seat_of(request, table_id, header_token(request))
+    if seat is None:
+        pid = await identity.player_id(request)
+        held = [s.seat for s in table.seats if pid is not None and s.player == pid]
+        seat = held[0] if held else None
+    return table, seat
 
 
 def router(limits: Limits) -> APIRouter:
@@ -117,6 +140,34 @@ def router(limits: Limits) -> APIRouter:
         await manager.submit(table, seat, body.action, body.version, token=token)
         return table.payload(seat)
 
+    # "why not?" is asked per tap: each seat at the rate of its table messages (``ws_rate``)
+    why_limiter = RateLimiter(limits.ws_rate, limits.ws_burst)
+
+    @api.post("/api/tables/{table_id}/why", tags=["tables"],
+              summary="Why the seat whose token is given may not take an action now (the rule, from "
+                      "what that seat can see); {legal: true} when it may",
+              dependencies=[Depends(no_token_in_url)],
+              responses={429: {"description": "too many questions from this seat (see Retry-After)"}})
+    async def why(table_id: str, body: WhyRequest, request: Request,
+                  x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
+        table, seat = await seat_of(request, table_id, header_token(request))
+        if seat is None:
+            raise Rejected("no_token", "Only a seat (with its token) can ask why a move is not allowed.", 403)
+        key = f"{table.id}:{seat}"
+        if not why_limiter.bucket(key).take():
+            wait = why_limiter.bucket(key).retry_after()
+            raise Rejected("rate_limited", f"Too many questions from this seat: try again in {wait} s.", 429,
+                           retry_after=wait)
+        if table.waiting:
+            raise Rejected("waiting", "The game has not started yet.", 409)
+        try:
+            action = table.game.action_from_json(body.action)
+        except IllegalAction:
+            raise Rejected("no_such_action", f"{table.game.title} has no action {shown(body.action, 80)}.", 400) from None
+        # State.explain: worked out from this seat's view alone (nothing hidden can show)
+        reason = table.state.explain(seat, action)
+        return {"legal": reason is None, "reason": reason, "version": table.version}
+
     @api.get("/api/tables/{table_id}/replay", tags=["replays"],
              summary="Every position of a finished game (public views and log)")
     async def replay(table_id: str, manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
@@ -132,18 +183,31 @@ def router(limits: Limits) -> APIRouter:
         return table.match.to_json()
 
     @api.post("/api/tables/{table_id}/rematch", tags=["tables"],
-              summary="Start (or find) the rematch of a finished table: same seats, bots, options and clock, "
-                      "new deal; for a seat of the table (its token in X-Seat-Token, or the player cookie)",
+              summary="Propose, accept or decline the rematch of a finished table (same players, bots, options "
+                      "and clock, the seats moved round one place, a new deal); for a seat of the table (its "
+                      "token in X-Seat-Token, or the player cookie)",
+              description="The new table is made when every other player has accepted (at once when there is "
+                          "nobody else to ask); until then the answer is the proposal: {\"proposal\": {by, yes, "
+                          "waiting, no, state, left}}.  A proposal left unanswered expires.  Once made, "
+                          "{\"table\", \"seat\", \"token\"}: the caller's seat at the new table.",
               dependencies=[Depends(no_token_in_url)])
-    async def rematch(table_id: str, request: Request, manager: TableManager = Depends(get_manager),
+    async def rematch(table_id: str, request: Request, body: RematchAnswer | None = None,
                       identity: Identity = Depends(get_identity)) -> dict[str, Any]:
-        table, seat = await seat_of(request, table_id, header_token(request))
-        if seat is None:
-            pid = await identity.player_id(request)
-            held = [s.seat for s in table.seats if pid is not None and s.player == pid]
-            seat = held[0] if held else None
-        new = await get_inplay(request).rematch(table, seat)
-        mine = new.seats[seat]
-        return {"table": new.id, "seat": seat, **({"token": mine.token} if mine.kind == "human" else {})}
+        table, seat = await seat_or_player(request, table_id, identity)
+        inplay = get_inplay(request)
+        new = await inplay.rematch(table, seat, body.answer if body is not None else None)
+        if new is None:
+            return {"proposal": inplay.proposal_view(table, inplay.play(table))}
+        mine = new.seats[rotation(table.num_players).index(seat)]
+        return {"table": new.id, "seat": mine.seat, **({"token": mine.token} if mine.kind == "human" else {})}
+
+    @api.post("/api/tables/{table_id}/resign", tags=["tables"],
+              summary="Resign a running game for a seat (its token in X-Seat-Token, or the player cookie): the "
+                      "seat takes the last place; with two players (or one left) the game ends, else a bot "
+                      "plays the seat to the end", dependencies=[Depends(no_token_in_url)])
+    async def resign(table_id: str, request: Request, identity: Identity = Depends(get_identity)) -> dict[str, Any]:
+        table, seat = await seat_or_player(request, table_id, identity)
+        ended = await get_inplay(request).resign(table, seat)
+        return {"ended": ended, "over": table.over, "result": table.result() if table.over else None}
 
     return api

@@ -16,7 +16,7 @@
 // forest: then the piles come first and the boards, with nothing to tap, after your
 // panel); the market and the other players' panels follow.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable } from "../svg.js";
 
 const GEMS = ["blue", "yellow", "green", "red", "diamond"];
 const GOOD_COLOURS = { pit: "#8a6a4a", animal: "#6b9a4a", ship: "#3f6f9a", track: "#9a5a8a", mine: "#7a7a7a", hat: "#3a3a3a" };
@@ -210,6 +210,8 @@ export function render(el, ctx) {
       if (buy) {
         g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: sw + 4, height: sh + 4, rx: 10 }));
         svg.appendChild(clickable(g, buy, ctx.act, buy.text));
+      } else if (v.phase === "buy" && ctx.legal.some((e) => e.type === "buy" || e.type === "pass")) {
+        svg.appendChild(explainable(g, { type: "buy", space: sp.space }, ctx)); // a tap says why not
       } else svg.appendChild(g);
     });
   });

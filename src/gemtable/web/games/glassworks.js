@@ -9,7 +9,7 @@
 // piece of the same shape makes the pair, and the tiles the pair may go on
 // light up.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable, tapWord } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 const SHAPES = {
@@ -140,6 +140,8 @@ export function render(el, ctx) {
     } else if (gather) {
       g.appendChild(s("rect", { class: "hl", x: x - 3, y: y - 3, width: tw + 6, height: th + 6, rx: 16 }));
       svg.appendChild(clickable(g, gather, ctx.act));
+    } else if (!selection.length && ctx.legal.some((e) => e.type === "gather")) {
+      svg.appendChild(explainable(g, { type: "gather", tile: t.tile }, ctx)); // a tile too far away: a tap says why
     } else svg.appendChild(g);
   });
 
@@ -296,7 +298,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
       pg.setAttribute("role", "button");
       pg.setAttribute("data-select", String(k));
       if (selected) pg.setAttribute("data-selected", "1");
-      const tip = selected ? `${pc}: selected (click again to put it back)` : partner ? `pair the ${first.colour} ${first.shape} with this ${pc}` : `select the ${pc} (alone on its tile, or pair it with another ${shape})`;
+      const tip = selected ? `${pc}: selected (${tapWord()} again to put it back)` : partner ? `pair the ${first.colour} ${first.shape} with this ${pc}` : `select the ${pc} (alone on its tile, or pair it with another ${shape})`;
       pg.setAttribute("aria-label", tip);
       pg.appendChild(s("title", { text: tip }));
       if (selected) pg.appendChild(s("circle", { cx: px, cy: py, r: 17.5, fill: "none", stroke: "#1b5e20", "stroke-width": 3, "stroke-dasharray": "5 3" }));
@@ -320,7 +322,7 @@ function works(x, y, w, hgt, pl, p, v, ctx, redraw, narrow = false, dy = 0) {
   });
 
   if (mine && selection.length) {
-    const hint = selection.length === 2 ? "pair chosen: click a lit river tile" : `click its ${first ? first.shape : ""} tile, or a second ${first ? first.shape : "piece"} to pair it`;
+    const hint = selection.length === 2 ? `pair chosen: ${tapWord()} a lit river tile` : `${tapWord()} its ${first ? first.shape : ""} tile, or a second ${first ? first.shape : "piece"} to pair it`;
     // phone: the hint on the satchel line, the cancel button at the right of the row under the satchel
     const hx = narrow ? 100 : 24 + pl.satchel.length * 34 + 4;
     g.appendChild(s("text", { class: "gw-hint", x: hx, y: narrow ? 52 : 70, "font-size": 11, fill: "#1b5e20", text: hint }));

@@ -7,7 +7,7 @@
 // places, hand picks, extra cards and sail/decline are clickable.
 // The static board description comes from view.layout (public data).
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 const SEAT_COLOURS = ["red", "blue", "green", "yellow"];
@@ -240,7 +240,8 @@ function panel(x, y, w, hgt, title, area, extra, extraRight) {
 // wrap a space: clickable when placing a diamond there is legal
 function placeable(g, space, ctx, hlShape) {
   const place = findLegal(ctx.legal, { type: "place", space })[0];
-  if (!place) return g;
+  // while a diamond is being placed, a space it may not go on says why when tapped
+  if (!place) return ctx.legal.some((e) => e.type === "place") ? explainable(g, { type: "place", space }, ctx) : g;
   g.appendChild(hlShape);
   return clickable(g, place, ctx.act);
 }

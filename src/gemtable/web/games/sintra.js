@@ -4,7 +4,7 @@
 // actions (take a colour, place on a strip, keep a pane, return the glazier)
 // are highlighted and clickable.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, explainable } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 function pane(x, y, w, c, ctx, opts = {}) {
@@ -53,11 +53,23 @@ function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025", grid 
           s("path", { d: `M${bx - 2.8} ${by - 2.8} L${bx + 2.8} ${by + 2.8} M${bx + 2.8} ${by - 2.8} L${bx - 2.8} ${by + 2.8}`, stroke: "#fff", "stroke-width": 1.8, "stroke-linecap": "round" }),
         ]));
       }
-      g.appendChild(clickable(cg, act, ctx.act));
+      // every pane of this take breaks: the shell asks once before it is played (ctx.confirm)
+      const play = allBreak.has(c) && ctx.confirm ? (e) => ctx.confirm(allBreakQuestion(e)).then((yes) => { if (yes) ctx.act(e); }) : ctx.act;
+      g.appendChild(clickable(cg, act, play));
     } else g.appendChild(cg);
     i++;
   }
   return g;
+}
+
+// The question before a take none of whose panes fits (the action's text carries the warning).
+function allBreakQuestion(entry) {
+  const [what, why] = entry.text.split(" \u2014 warning: ");
+  return {
+    title: "Every pane of this take breaks",
+    text: `${what[0].toUpperCase()}${what.slice(1)}: ${why || "all of them break"}. They all go to broken glass and cost you points.`,
+    yes: "Take them anyway", no: "Choose again",
+  };
 }
 
 export function render(el, ctx) {
@@ -270,6 +282,10 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
       // the whole column width is the target: the columns' hit areas touch but do not overlap
       col.appendChild(hitRect(cx - (colW - 40) / 2, sy - 6, colW, 5 * sp + 10));
       g.appendChild(clickable(col, place, ctx.act, `${place.text}${pending ? ` (${pending.count} ${pending.colour})` : ""}`));
+    } else if (mine && strip && ctx.legal.some((e) => e.type === "place")) {
+      // a strip the taken panes may not go on: a tap says why
+      col.appendChild(hitRect(cx - (colW - 40) / 2, sy - 6, colW, 5 * sp + 10));
+      g.appendChild(explainable(col, { type: "place", position: i }, ctx));
     } else g.appendChild(col);
     // the window below the strip
     const win = pl.windows[i];

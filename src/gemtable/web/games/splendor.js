@@ -2,7 +2,7 @@
 // bank and one panel per seat.  Drawn from the view; the legal actions are
 // highlighted on the board (tokens, cards, decks, nobles) and clickable.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, explainable, findLegal, minFont, tapWord } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 
 const COLS = ["white", "blue", "green", "red", "black"];
@@ -147,10 +147,33 @@ function pill(x, y, w, label, fill, hgt = 20, font = hgt * 0.575) {
 // A card that can be bought and/or reserved: pills for each legal choice.
 // On a phone the card itself is the target: its top half reserves, its bottom half buys
 // (the whole card when only one of the two is legal), each half marked by its pill.
+// The main step of a turn (take, reserve or buy): a card you cannot buy then shows a muted
+// "Buy" that says, when tapped, what you are missing.
+const MAIN_STEP = new Set(["take", "take_two", "reserve", "reserve_blind", "buy"]);
+function whyNotBuy(ctx, card) {
+  return ctx.why && ctx.legal.some((e) => MAIN_STEP.has(e.type)) ? { type: "buy", card: card.id } : null;
+}
+// the muted "Buy" of a card you cannot buy (no highlight ring: it is not a legal move)
+function mutedBuy(x, y, w, hgt, font) {
+  const g = pill(x, y, w, "Buy", "#6f6b64", hgt, font);
+  g.querySelector(".hl").remove();
+  g.setAttribute("opacity", "0.9");
+  return g;
+}
+
 function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
   const buy = findLegal(ctx.legal, { type: "buy", card: card.id })[0];
   const res = findLegal(ctx.legal, { type: "reserve", card: card.id })[0];
-  if (!buy && !res) return;
+  const notBuy = buy ? null : whyNotBuy(ctx, card);
+  if (!buy && !res && !notBuy) return;
+  if (!buy && !res) {
+    // nothing to do with this card now but ask why it cannot be bought
+    const ph = narrow ? Math.max(24, fmin * 1.5) : 22, pf = narrow ? Math.max(12.5, fmin) : 12;
+    const pg = mutedBuy(narrow ? x + w - 58 : x + w - (w - 36) - 5, y + hgt - (narrow ? ph + 6 : 26), narrow ? 53 : w - 36, ph, pf);
+    if (narrow) pg.insertBefore(hitRect(x, y, w, hgt), pg.firstChild); // (a phone: the whole card)
+    g.appendChild(explainable(pg, notBuy, ctx));
+    return;
+  }
   g.appendChild(s("rect", { x: x - 3, y: y - 3, width: w + 6, height: hgt + 6, rx: 10, fill: "none", stroke: buy ? "#ffd24a" : "#ffffff77", "stroke-width": buy ? 3 : 1.5 }));
   // stacked in the right part of the card, clear of the cost pips down its left edge
   const pw = w - 36, px = x + w - pw - 5;
@@ -160,8 +183,13 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
     const half = hgt / 2, both = buy && res, ph = Math.max(24, fmin * 1.5), pf = Math.max(12.5, fmin);
     if (res) {
       const pg = pill(x + 5, y + hgt * 0.24 + 4, w - 10, "Reserve", "#b06a12", ph, pf);
-      pg.insertBefore(hitRect(x, y, w, both ? half : hgt), pg.firstChild);
+      pg.insertBefore(hitRect(x, y, w, both || notBuy ? half : hgt), pg.firstChild);
       g.appendChild(clickable(pg, res, ctx.act));
+    }
+    if (notBuy) {
+      const pg = mutedBuy(x + w - 58, y + hgt - ph - 6, 53, ph, pf);
+      pg.insertBefore(hitRect(x, y + half, w, half), pg.firstChild);
+      g.appendChild(explainable(pg, notBuy, ctx));
     }
     if (buy) {
       const pg = pill(x + w - 58, y + hgt - ph - 6, 53, "Buy", "#2f8a4f", ph, pf);
@@ -171,7 +199,8 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
     return;
   }
   if (buy) g.appendChild(clickable(pill(px, y + hgt - 26, pw, "Buy", "#2f8a4f"), buy, ctx.act));
-  if (res) g.appendChild(clickable(pill(px, y + hgt - (buy ? 52 : 26), pw, "Reserve", "#b06a12"), res, ctx.act));
+  if (notBuy) g.appendChild(explainable(mutedBuy(px, y + hgt - 26, pw, 20, 11.5), notBuy, ctx));
+  if (res) g.appendChild(clickable(pill(px, y + hgt - 52, pw, "Reserve", "#b06a12"), res, ctx.act));
 }
 
 function takeHandler(c, ctx, redraw) {
@@ -276,7 +305,7 @@ export function render(el, ctx) {
       g.setAttribute("role", "button");
       g.setAttribute("data-take", c);
       g.setAttribute("aria-label", `take ${c}`);
-      g.appendChild(s("title", { text: `take ${c}` + (findLegal(ctx.legal, { type: "take_two", colour: c }).length ? " (click twice to take 2)" : "") }));
+      g.appendChild(s("title", { text: `take ${c}` + (findLegal(ctx.legal, { type: "take_two", colour: c }).length ? ` (${tapWord()} twice to take 2)` : "") }));
       const fn = takeHandler(c, ctx, redraw);
       g.addEventListener("click", fn);
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } });
@@ -466,10 +495,12 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
     const cg = s("g", { class: "sp-reserved" });
     cg.appendChild(cardFace(rx, ry, rw, rh, card, ctx, big ? null : 8));
     const buy = mine ? findLegal(ctx.legal, { type: "buy", card: card.id })[0] : null;
+    const notBuy = mine && !buy ? whyNotBuy(ctx, card) : null;
     if (buy) {
       cg.appendChild(s("rect", { class: "hl", x: rx - 2, y: ry - 2, width: rw + 4, height: rh + 4, rx: 8 }));
       g.appendChild(clickable(cg, buy, ctx.act));
-    } else g.appendChild(cg);
+    } else if (notBuy) g.appendChild(explainable(cg, notBuy, ctx)); // a tap says what is missing
+    else g.appendChild(cg);
   });
   return g;
 }

@@ -1,0 +1,470 @@
+"""``gumbel``: Gumbel AlphaZero search with a policy-value network, for every game.
+
+The network (:class:`PolicyValueNet`, NumPy at play time) reads the input of
+:mod:`gemtable.bots.learned` for the seat to move — its observation and the context
+entries (seats to move, table size, every seat's heuristic, value features), computed on
+the search's determinization, so from the searching seat's guess only — and gives
+
+* ``policy``: one logit per action of the game's fixed :class:`~gemtable.core.ActionSpace`
+  (only the legal ones are read);
+* ``value``: every seat's share of the win, from the mover's seat on (a softmax over the
+  seats at the table).  The value logits add ``lin[j]`` times seat ``j``'s scaled heuristic
+  entry, ``SHARPNESS`` at the start, and the last layers start at zero: an untrained
+  network is a uniform policy and a value that is the logistic of the heuristic margin
+  (at two seats) — ``mcts``'s judgement without playouts.
+
+The search (:func:`search`), after Danihelka et al., "Policy improvement by planning with
+Gumbel" (ICLR 2022), is built for few simulations per move:
+
+* Root: ``k`` actions sampled without replacement by Gumbel-top-k over the policy logits,
+  then sequential halving over the simulation budget: each round visits every remaining
+  action equally and keeps the better half by ``g + logits + sigma(q)``.  The action
+  played is the last one standing; the policy target is
+  ``softmax(logits + sigma(completed q))`` over the legal actions (unvisited actions get
+  the value estimate ``v_mix``).
+* Below the root: the deterministic selection ``argmax pi'(a) - N(a) / (1 + sum N)`` with
+  ``pi' = softmax(logits + sigma(completed q))``, for the seat to move there.
+* ``sigma(q) = (c_visit + max N) * c_scale * q`` with q a share of the win in [0, 1].
+
+Hidden information: every simulation runs on a fresh ``state.search_determinization(seat,
+rng)`` (hidden cards, bags, deck orders and the RNG re-sampled from the searching seat's
+view), so chance — draws, refills, dice — is sampled anew in each simulation through the
+determinization's RNG, and the tree below the root is keyed by action ids (an open-loop
+tree shared by all determinizations; a child is only chosen where its action is legal in
+the simulation's determinization).  Where several seats are to move at once (secret
+picks) the simulation lets them pick one after the other.
+
+The search is a generator that yields ``(state, seat)`` positions to judge and receives
+``(policy logits, value per seat)``: one bot judges them one at a time; self-play
+(:mod:`gemtable.bots.selfplay`) advances many games together and judges their positions
+in one batch.
+
+Weights: ``weights=PATH`` (a file of ``gemtable train GAME --method gumbel``: a checkpoint
+or a weights file), else the game's shipped ``policy.npz`` (``policy-<n>p.npz`` preferred
+at tables of ``n``), else the untrained network.
+
+Parameters: ``simulations`` (32 per move), ``seconds`` (a time budget instead: the number
+of simulations is set from the time the bot's simulations took so far), ``k`` (16 root
+actions), ``c_visit`` (50), ``c_scale`` (1.0), ``noise`` (1.0: the Gumbel noise's scale; 0
+ranks the root actions by the policy alone), ``weights``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Generator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gemtable.core import Action, Game, State
+
+from . import learned
+from .base import Bot, check_params, register_bot
+
+FORMAT = 1
+SHARPNESS = learned.SHARPNESS
+NAMES = ("mean", "std", "w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "lin")
+TRAINABLE = NAMES[2:]
+SHIPPED_NAME = "policy.npz"
+
+
+# -- the network ---------------------------------------------------------------------------
+def sizes(game: Game) -> tuple[int, int, int]:
+    """(input width, seats of the largest table, actions in the game's action space)."""
+    return learned.input_size(game), max(game.player_counts), len(game.actions)
+
+
+def init_weights(game: Game, hidden: tuple[int, int], rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """A fresh network: He-initialised hidden layers, zero heads, the heuristic in the value."""
+    d, s, a = sizes(game)
+    h1, h2 = hidden
+    f32 = np.float32
+    return {
+        "mean": np.zeros(d, f32), "std": np.ones(d, f32),
+        "w1": (rng.standard_normal((d, h1)) * np.sqrt(2.0 / d)).astype(f32), "b1": np.zeros(h1, f32),
+        "w2": (rng.standard_normal((h1, h2)) * np.sqrt(2.0 / h1)).astype(f32), "b2": np.zeros(h2, f32),
+        "wp": np.zeros((h2, a), f32), "bp": np.zeros(a, f32),
+        "wv": np.zeros((h2, s), f32), "bv": np.zeros(s, f32),
+        "lin": np.full(s, SHARPNESS, f32),
+    }
+
+
+def new_manifest(game: Game, hidden: tuple[int, int]) -> dict[str, Any]:
+    d, s, a = sizes(game)
+    return {"format": FORMAT, "kind": "gumbel-policy-value", "game": game.id,
+            "layout_size": int(game.observation_layout.size),
+            "layout_signature": learned.layout_signature(game), "input_size": d, "seats": s,
+            "actions": a, "hidden": list(hidden)}
+
+
+def heuristic_slice(game: Game) -> slice:
+    """Where every seat's scaled heuristic sits in an input row (from the mover on)."""
+    start = int(game.observation_layout.size) + 2 * max(game.player_counts)
+    return slice(start, start + max(game.player_counts))
+
+
+def table_sizes(game: Game, x: np.ndarray) -> np.ndarray:
+    """The table size of every input row (its one-hot context entry)."""
+    s = max(game.player_counts)
+    start = int(game.observation_layout.size) + s
+    return np.argmax(x[:, start:start + s], axis=1) + 1
+
+
+class PolicyValueNet(learned.WeightsFile):
+    """A game's policy-value network: weights, manifest, NumPy inference."""
+
+    NAMES = NAMES
+
+    def __init__(self, game: Game, weights: dict[str, np.ndarray], manifest: dict[str, Any]) -> None:
+        check(game, weights, manifest)
+        self._keep(game, weights, manifest)
+        self._heur = heuristic_slice(game)
+        self._seat = np.arange(max(game.player_counts))
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(policy logits ``(B, actions)``, value logits ``(B, seats)``; seats past the table
+        size get -inf)."""
+        w = self.weights
+        h1 = np.maximum(x @ self._w1 + self._b1, 0)
+        h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
+        policy = h2 @ w["wp"] + w["bp"]
+        value = h2 @ w["wv"] + w["bv"] + x[:, self._heur] * w["lin"]
+        value = np.where(self._seat[None, :] < table_sizes(self.game, x)[:, None], value, -np.inf)
+        return policy, value
+
+    def evaluate(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(policy logits, every seat's share of the win from the row's seat on)."""
+        policy, value = self.forward(x)
+        return policy, softmax(value)
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - np.max(z, axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def check(game: Game, weights: dict[str, np.ndarray], manifest: dict[str, Any]) -> None:
+    """Refuse weights made for another game, layout, action space or shapes."""
+    if manifest.get("kind") != "gumbel-policy-value":
+        raise learned.WeightsMismatch("not a policy-value network of `gemtable train --method gumbel`")
+    if manifest.get("game") != game.id:
+        raise learned.WeightsMismatch(f"weights are for {manifest.get('game')!r}, not {game.id!r}")
+    if manifest.get("layout_signature") != learned.layout_signature(game):
+        raise learned.WeightsMismatch(f"weights were made for another observation layout of {game.id}")
+    d, s, a = sizes(game)
+    if manifest.get("input_size") != d or manifest.get("seats") != s or manifest.get("actions") != a:
+        raise learned.WeightsMismatch(f"weights do not fit {game.id}'s inputs, seats or actions")
+    missing = [k for k in NAMES if k not in weights]
+    if missing:
+        raise learned.WeightsMismatch(f"weights lack {missing[0]!r}")
+    h1, h2 = weights["w1"].shape[1], weights["w2"].shape[1]
+    want = {"mean": (d,), "std": (d,), "w1": (d, h1), "b1": (h1,), "w2": (h1, h2), "b2": (h2,),
+            "wp": (h2, a), "bp": (a,), "wv": (h2, s), "bv": (s,), "lin": (s,)}
+    for key, shape in want.items():
+        if tuple(weights[key].shape) != shape:
+            raise learned.WeightsMismatch(f"weights {key!r} have shape {weights[key].shape}, not {shape}")
+
+
+def read(game: Game, source: Any) -> tuple[PolicyValueNet, dict[str, np.ndarray]]:
+    """The network in ``source`` (path or bytes) and the file's other arrays (optimiser
+    state, replay buffer when it is a training checkpoint)."""
+    arrays, manifest = learned.read_arrays(source, "policy-value")
+    net = PolicyValueNet(game, {k: arrays.pop(k) for k in NAMES if k in arrays}, manifest)
+    return net, arrays
+
+
+def fresh(game: Game) -> PolicyValueNet:
+    """The untrained network (its outputs do not depend on the seed: zero heads)."""
+    hidden = (64, 64)
+    return PolicyValueNet(game, init_weights(game, hidden, np.random.default_rng(0)), new_manifest(game, hidden))
+
+
+_SHIPPED: dict[tuple[str, int], PolicyValueNet | None] = {}
+
+
+def shipped_path(game: Game, num_players: int | None = None) -> Any:
+    name = SHIPPED_NAME if num_players is None else f"policy-{int(num_players)}p.npz"
+    return resources.files(learned.package_of(game)).joinpath(name)
+
+
+def shipped(game: Game, num_players: int) -> PolicyValueNet | None:
+    """The network the game ships for ``num_players`` (``policy-<n>p.npz``, else
+    ``policy.npz``), or None."""
+    key = (game.id, num_players)
+    if key not in _SHIPPED:
+        net = None
+        for ref in (shipped_path(game, num_players), shipped_path(game)):
+            if ref.is_file():
+                net = read(game, ref.read_bytes())[0]
+                break
+        _SHIPPED[key] = net
+    return _SHIPPED[key]
+
+
+class Encoder:
+    """Input rows of positions for the seat to move, into one reusable buffer."""
+
+    def __init__(self, game: Game, capacity: int = 1) -> None:
+        self.game = game
+        width = learned.input_size(game) if game.observation_layout is not None else 0
+        self.buf = np.zeros((capacity, width), np.float32)
+
+    def rows(self, items: list[tuple[State, int]]) -> np.ndarray:
+        if len(items) > len(self.buf):
+            self.buf = np.zeros((len(items), self.buf.shape[1]), np.float32)
+        for i, (state, seat) in enumerate(items):
+            heur, feats = learned.context(state)
+            learned.encode(state, seat, self.buf[i], heur, feats[seat] if feats is not None else None)
+        return self.buf[:len(items)]
+
+
+def judge(net: PolicyValueNet | None, encoder: Encoder,
+          items: list[tuple[State, int]]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+    """(policy logits, every seat's share of the win in seat order, input rows) of positions
+    ``(state, seat to move)`` in one batch.  Without a network (a game with no observation
+    layout to read) the policy is uniform and the value the untrained network's: a softmax
+    of every seat's heuristic, scaled by the largest, times ``SHARPNESS``."""
+    if net is None:
+        values = []
+        for state, _ in items:
+            heur = np.asarray(learned.heuristics(state), np.float64)
+            values.append(softmax(SHARPNESS * heur / max(1.0, float(np.max(np.abs(heur))))))
+        return np.zeros((len(items), len(encoder.game.actions))), values, encoder.buf[:0]
+    x = encoder.rows(items)
+    policy, shares = net.evaluate(x)
+    values = []
+    for i, (state, seat) in enumerate(items):
+        n = state.num_players
+        values.append(np.roll(shares[i, :n], seat))  # row j is seat (seat + j) % n
+    return policy, values, x
+
+
+# -- the search -------------------------------------------------------------------------------
+class Node:
+    """A decision of ``mover`` in the open-loop tree: its network output and, over the whole
+    action space, each action's visits and summed value for the mover (arrays, so the
+    selection is a few vector operations whatever the number of legal actions)."""
+
+    __slots__ = ("children", "logits", "mover", "total", "value", "visits")
+
+    def __init__(self, mover: int, logits: np.ndarray, value: np.ndarray) -> None:
+        self.mover = mover
+        self.logits = logits  # policy logits over the whole action space
+        self.value = value  # the network's value per seat
+        self.visits = np.zeros(len(logits))
+        self.total = np.zeros(len(logits))
+        self.children: dict[int, Node] = {}
+
+
+def completed_q(node: Node, ids: Any, probs: np.ndarray) -> np.ndarray:
+    """Each action's mean value for the mover; unvisited ones get ``v_mix`` (the network's
+    value blended with the prior-weighted mean of the visited actions' values)."""
+    visits = node.visits[ids]
+    seen = visits > 0
+    v = float(node.value[node.mover])
+    if not seen.any():
+        return np.full(len(visits), v)
+    q = np.divide(node.total[ids], visits, out=np.zeros(len(visits)), where=seen)
+    mass = float(probs[seen].sum())
+    mean = float((probs * q)[seen].sum()) / max(mass, 1e-12)
+    n = float(visits.sum())
+    v = (v + n * mean) / (1 + n)
+    return np.where(seen, q, v)
+
+
+def sigma(q: np.ndarray, max_visits: float, c_visit: float, c_scale: float) -> np.ndarray:
+    return (c_visit + max_visits) * c_scale * q
+
+
+def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> np.ndarray:
+    """``softmax(logits + sigma(completed q))`` over the actions ``ids``."""
+    logits = node.logits[ids]
+    q = completed_q(node, ids, softmax(logits))
+    return softmax(logits + sigma(q, float(node.visits[ids].max()), c_visit, c_scale))
+
+
+Request = tuple[State, int]
+Reply = tuple[np.ndarray, np.ndarray]
+
+
+class SearchResult:
+    """What a root search found: the action to play, the improved policy over the legal
+    action ids (the training target), the root's network value and the simulations run."""
+
+    __slots__ = ("action", "ids", "policy", "simulations", "value")
+
+    def __init__(self, action: Action, ids: list[int], policy: np.ndarray, value: np.ndarray,
+                 simulations: int) -> None:
+        self.action, self.ids, self.policy, self.value, self.simulations = action, ids, policy, value, simulations
+
+
+def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simulations: int = 32,
+           k: int = 16, c_visit: float = 50.0, c_scale: float = 1.0,
+           noise: float = 1.0) -> Generator[Request, Reply, SearchResult]:
+    """Gumbel root search for ``seat`` on ``state`` (which it only reads through
+    ``legal_actions(seat)`` and determinizations from ``seat``'s view).
+
+    Yields ``(position, seat to move)`` to judge and expects ``(policy logits, value per
+    seat)`` back; returns a :class:`SearchResult`.
+    """
+    legal = state.legal_actions(seat)
+    ids = [a.id for a in legal]
+    det = state.search_determinization(seat, rng)
+    logits, value = yield (det, seat)
+    root = Node(seat, np.asarray(logits, np.float64), np.asarray(value, np.float64))
+    root_logits = root.logits[ids]
+    if len(ids) == 1:
+        return SearchResult(legal[0], ids, np.ones(1), root.value, 0)
+    g = gumbel.gumbel(size=len(ids)) * noise
+    m = max(1, min(k, len(ids), simulations))
+    order = sorted(range(len(ids)), key=lambda i: -(g[i] + root_logits[i]))
+    remaining = order[:m]
+    rounds = max(1, math.ceil(math.log2(m))) if m > 1 else 1
+    done = 0
+    for r in range(rounds):
+        left = simulations - done
+        if r == rounds - 1:  # the last round takes what is left
+            per = math.ceil(left / len(remaining))
+        else:
+            per = max(1, left // (len(remaining) * (rounds - r)))
+        for _ in range(per):
+            for i in remaining:
+                if done >= simulations:
+                    break
+                yield from _simulate(state, seat, root, legal[i], rng, c_visit, c_scale)
+                done += 1
+        if len(remaining) > 1:
+            probs = softmax(root_logits)
+            q = completed_q(root, ids, probs)
+            most = float(root.visits.max())
+            score = g + root_logits + sigma(q, most, c_visit, c_scale)
+            remaining = sorted(remaining, key=lambda i: -score[i])[:max(1, math.ceil(len(remaining) / 2))]
+    probs = softmax(root_logits)
+    q = completed_q(root, ids, probs)
+    most = float(root.visits.max())
+    score = g + root_logits + sigma(q, most, c_visit, c_scale)
+    best = max(remaining, key=lambda i: score[i])
+    target = softmax(root_logits + sigma(q, most, c_visit, c_scale))
+    return SearchResult(legal[best], ids, target, root.value, done)
+
+
+def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_visit: float,
+              c_scale: float) -> Generator[Request, Reply, None]:
+    """One simulation: a fresh determinization, ``first`` for the root seat, then the tree's
+    selection down to a new position, judged by the network (or by the result once the
+    game is over); the values go back up the path."""
+    det = state.search_determinization(seat, rng)
+    path: list[tuple[Node, int]] = [(root, first.id)]
+    det.step(seat, first)
+    node = root
+    aid = first.id
+    while True:
+        if det.is_over():
+            value = np.asarray(det.returns(), np.float64)
+            break
+        mover = det.to_move()[0]
+        child = node.children.get(aid)
+        if child is None or child.mover != mover:
+            logits, value = yield (det, mover)
+            value = np.asarray(value, np.float64)
+            if child is None:
+                node.children[aid] = Node(mover, np.asarray(logits, np.float64), value)
+            break
+        node = child
+        legal = det.legal_actions(mover)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            lids = np.fromiter((a.id for a in legal), np.intp, len(legal))
+            pi = improved_policy(node, lids, c_visit, c_scale)
+            counts = node.visits[lids]
+            action = legal[int(np.argmax(pi - counts / (1 + counts.sum())))]
+        aid = action.id
+        path.append((node, aid))
+        det.step(mover, action)
+    for n_, a in path:
+        n_.visits[a] += 1
+        n_.total[a] += value[n_.mover]
+
+
+# -- the bot ----------------------------------------------------------------------------------
+class GumbelBot(Bot):
+    """Gumbel AlphaZero search with a policy-value network (see the module docstring)."""
+
+    name = "gumbel"
+    PARAMS = ("simulations", "seconds", "k", "c_visit", "c_scale", "noise", "weights")
+
+    def __init__(self, seed: int = 0, **params: Any) -> None:
+        check_params(self.name, params, self.PARAMS)
+        super().__init__(seed, **params)
+        self.simulations = int(params.get("simulations", 32))
+        self.seconds = params.get("seconds")
+        self.k = int(params.get("k", 16))
+        self.c_visit = float(params.get("c_visit", 50.0))
+        self.c_scale = float(params.get("c_scale", 1.0))
+        self.noise = float(params.get("noise", 1.0))
+        if self.simulations < 1 or self.k < 1:
+            raise ValueError("gumbel: simulations and k must be at least 1")
+        if self.seconds is not None and float(self.seconds) <= 0:
+            raise ValueError("gumbel: seconds must be positive")
+        self._nets: dict[tuple[str, int], PolicyValueNet] = {}
+        self._encoder: Encoder | None = None
+        self._per_sim: float | None = None  # seconds per simulation so far (the seconds budget)
+
+    def net(self, game: Game, num_players: int) -> PolicyValueNet | None:
+        """The network for ``game`` at tables of ``num_players`` (None for a game without an
+        observation layout: then the untrained network's judgement, see :func:`judge`)."""
+        if game.observation_layout is None:
+            return None
+        key = (game.id, num_players)
+        if key not in self._nets:
+            path = self.params.get("weights")
+            if path is not None:
+                self._nets[key] = read(game, Path(str(path)))[0]
+            else:
+                self._nets[key] = shipped(game, num_players) or fresh(game)
+        return self._nets[key]
+
+    def weights_fingerprint(self, game: Any, num_players: int) -> str | None:
+        net = self.net(game, num_players)
+        return None if net is None else net.fingerprint()
+
+    def budget(self) -> int:
+        if self.seconds is None:
+            return self.simulations
+        if self._per_sim is None:
+            return 8
+        return max(4, min(4096, int(float(self.seconds) / self._per_sim)))
+
+    def choose(self, state: State, player: int) -> Action:
+        net = self.net(state.game, state.num_players)
+        if self._encoder is None or self._encoder.game is not state.game:
+            self._encoder = Encoder(state.game)
+        gumbel = np.random.default_rng(self.rng.next64())
+        sims = self.budget()
+        start = time.perf_counter()
+        gen = search(state, player, self.rng, gumbel, sims, self.k, self.c_visit, self.c_scale, self.noise)
+        result = drive(gen, net, self._encoder)
+        if self.seconds is not None and result.simulations:
+            spent = (time.perf_counter() - start) / (result.simulations + 1)
+            self._per_sim = spent if self._per_sim is None else 0.7 * self._per_sim + 0.3 * spent
+        return result.action
+
+
+def drive(gen: Generator[Request, Reply, SearchResult], net: PolicyValueNet | None, encoder: Encoder) -> SearchResult:
+    """Run one search to its end, judging its positions one at a time."""
+    try:
+        request = next(gen)
+        while True:
+            policy, values, _ = judge(net, encoder, [request])
+            request = gen.send((policy[0], values[0]))
+    except StopIteration as stop:
+        return stop.value
+
+
+register_bot("gumbel", GumbelBot)
