@@ -153,3 +153,45 @@ def test_pressure_reads_the_stalls_and_the_stolen_time():
     assert set(got) == {"cpu_some", "io_full", "steal"}
     later = pressure()
     assert all(later[k] >= got[k] >= 0 for k in got)  # totals since boot only grow
+
+
+def test_the_report_gives_server_cpu_per_action_and_its_kernel_share():
+    report = run_loadtest(tables=2, seconds=3, warmup=1, think=0.3)
+    row = report["phases"][-1]
+    assert row["actions_acked"] > 0 and row["server_cpu_ms_per_action"] > 0
+    assert row["server_cpu_ms_per_action"] == pytest.approx(
+        10 * row["server_cpu_pct"] * row["seconds"] / row["actions_acked"], rel=0.05, abs=0.05)
+    assert 0 <= row["server_kernel_pct_of_cpu"] <= 100
+
+
+def test_profile_parts_sort_each_sample_by_the_first_part_that_matches():
+    from gemtable.measure.profile import OTHER, read_folded, summarize
+
+    loop = "Runner.run (asyncio/runners.py:1)"
+    payload = "LiveTable.payload (gemtable/server/table.py:1)"
+    stacks = [
+        [loop, "Storage.store (gemtable/server/storage.py:1)", "encode (json/encoder.py:1) 3"],
+        [loop, payload, "SplendorState.legal_actions (gemtable/games/splendor/rules.py:1) 2"],
+        [loop, payload, "SplendorState.view (gemtable/games/splendor/rules.py:1)",
+         "card_json (gemtable/games/splendor/rules.py:2) 4"],
+        [loop, "send (websockets/protocol.py:1)", "encode (websockets/extensions/permessage_deflate.py:1) 1"],
+        [loop + " 5"],
+        ["main (somewhere.py:1) 5"],
+    ]
+    folded = "\n".join(";".join(frames) for frames in stacks)
+    prof = summarize(read_folded(folded))
+    assert prof["samples"] == 20
+    assert prof["parts_pct"] == {"compression (permessage-deflate)": 5.0, "database commit": 15.0,
+                                 "legal-move lists": 10.0, "view building": 20.0,
+                                 "event loop and threads": 25.0, OTHER: 25.0}
+
+
+@pytest.mark.skipif(shutil.which("py-spy") is None and not os.path.exists(os.path.join(os.path.dirname(
+    __import__("sys").executable), "py-spy")), reason="py-spy is not installed")
+def test_a_profiled_run_says_where_the_server_cpu_went(tmp_path):
+    result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--seconds", "3", "--warmup", "1",
+                                      "--think", "0.3", "--profile", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    prof = json.loads(result.output)["profile"]
+    assert prof["files"] == [str(tmp_path / "worker0.folded")] and os.path.getsize(prof["files"][0]) > 0
+    assert prof["samples"] > 0 and 99 <= sum(prof["parts_pct"].values()) <= 101

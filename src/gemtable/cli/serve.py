@@ -200,6 +200,9 @@ def register(app: typer.Typer) -> None:
                                                     "'split' (on different workers: every move reaches both, "
                                                     "the worst case), 'random' (as a load balancer would) or "
                                                     "'table' (as a balancer hashing the table's path)"),
+        profile: str = typer.Option(None, help="a folder: py-spy samples every worker during the measured "
+                                               "phase (folded stacks there) and the report says where the "
+                                               "server's CPU went (needs py-spy, in the dev extra)"),
         as_json: bool = typer.Option(False, "--json", help="print JSON"),
     ) -> None:
         """Load a table server with many tables of scripted players over WebSocket.
@@ -217,7 +220,8 @@ def register(app: typer.Typer) -> None:
         try:
             report = run_loadtest(tables=tables, seconds=seconds, think=think, game=game, players=players,
                                   workers=workers, db=db, urls=url or None, warmup=warmup, seed=seed,
-                                  compression=compression, pids=pid or None, placement=placement)
+                                  compression=compression, pids=pid or None, placement=placement,
+                                  profile=profile)
         except ValueError as exc:
             raise typer.BadParameter(str(exc)) from None
         except (SetupError, RuntimeError) as exc:

@@ -72,6 +72,7 @@ import orjson
 from gemtable.server.app import server_gc
 from gemtable.server.limits import Limits
 
+from . import profile as profiler
 from .common import free_port, percentile
 
 TIMEOUT = 10.0  # seconds an update may take before it counts as a timeout
@@ -136,18 +137,26 @@ def _descendants(roots: list[int]) -> list[int]:
 
 def proc_sample(roots: list[int]) -> tuple[float, float]:
     """(CPU seconds used so far, resident MB now) of ``roots`` and all their descendants."""
-    cpu = rss = 0.0
+    cpu, rss, _ = proc_times(roots)
+    return cpu, rss
+
+
+def proc_times(roots: list[int]) -> tuple[float, float, float]:
+    """(CPU seconds used so far, resident MB now, of the CPU seconds those in the kernel) of
+    ``roots`` and all their descendants."""
+    cpu = rss = system = 0.0
     for pid in _descendants(roots):
         f = _stat_fields(pid)
         if f is None:
             continue
         cpu += (int(f[11]) + int(f[12])) / _TICK  # utime + stime
+        system += int(f[12]) / _TICK
         try:
             with open(f"/proc/{pid}/statm") as fh:
                 rss += int(fh.read().split()[1]) * _PAGE / 2**20
         except OSError:
             pass
-    return cpu, rss
+    return cpu, rss, system
 
 
 def pressure() -> dict[str, float] | None:
@@ -654,7 +663,8 @@ def _raise_fd_limit(need: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
-async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> dict[str, Any]:
+async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None,
+                 profile: str | None = None) -> dict[str, Any]:
     loop = asyncio.get_running_loop()
     report: dict[str, Any] = {}
     # 1. setup: guests, tables, joins (HTTP), then every seat's WebSocket
@@ -695,7 +705,7 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
     peak_rss = [0.0]
 
     def sample() -> None:
-        samples.append((time.perf_counter(), _self_cpu(), proc_sample(server_pids) if server_pids else None,
+        samples.append((time.perf_counter(), _self_cpu(), proc_times(server_pids) if server_pids else None,
                         proc_sample([db_pid]) if db_pid else None, pressure()))
 
     async def until(t: float) -> None:
@@ -711,8 +721,11 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
     driver.go.set()
     await until(driver.t1)
     sample()
+    recorders = profiler.start(server_pids, driver.seconds, profile) if profile and server_pids else None
     await until(driver.t2)
     sample()
+    if recorders is not None:
+        report["profile"] = await loop.run_in_executor(None, profiler.finish, recorders)
     # 3. the last updates of actions sent before the end
     end = time.perf_counter() + DRAIN
     while time.perf_counter() < end and any(t.pending for t in driver.tables):
@@ -751,6 +764,12 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None) -> 
                        "total": phase.errors() + (stalled or 0)},
             "games_finished": phase.games_finished,
             "server_cpu_pct": round(100 * (sb[0] - sa[0]) / wall, 1) if sa else None,
+            # the servers' CPU time (all workers, user + kernel) per acknowledged action, and the
+            # kernel's share of it (socket writes, disk flushes, thread wake-ups)
+            "server_cpu_ms_per_action": (round(1000 * (sb[0] - sa[0]) / phase.acked, 3)
+                                         if sa and phase.acked else None),
+            "server_kernel_pct_of_cpu": (round(100 * (sb[2] - sa[2]) / (sb[0] - sa[0]), 1)
+                                         if sa and sb[0] > sa[0] else None),
             "server_rss_mb": round(sb[1], 1) if sb else None,
             "db_cpu_pct": round(100 * (db[0] - da[0]) / wall, 1) if da else None,
             "driver_cpu_pct": round(100 * (cb - ca) / wall, 1),
@@ -772,8 +791,11 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
                  players: int = 2, workers: int = 1, db: str | None = None, urls: list[str] | None = None,
                  warmup: float | None = None, seed: int = 1, compression: bool = True,
                  pids: list[int] | None = None, strict_limits: bool = False,
-                 placement: str = "split") -> dict[str, Any]:
-    """Run one load test; returns the report (a JSON-able dict).  Raises ValueError on bad options."""
+                 placement: str = "split", profile: str | None = None) -> dict[str, Any]:
+    """Run one load test; returns the report (a JSON-able dict).  Raises ValueError on bad options.
+
+    ``profile``: a folder where py-spy's samples of every worker during the measured phase go
+    (``measure/profile.py``); the report's ``profile`` sorts them into the parts of a move."""
     if not 1 <= tables <= MAX_TABLES:
         raise ValueError(f"--tables must be 1..{MAX_TABLES}")
     if not 1 <= seconds <= MAX_SECONDS:
@@ -784,6 +806,8 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
         raise ValueError(f"--workers must be 1..{MAX_WORKERS}")
     if placement not in PLACEMENTS:
         raise ValueError(f"--placement must be one of {', '.join(PLACEMENTS)}")
+    if profile and profiler.py_spy() is None:
+        raise ValueError("--profile needs py-spy: pip install py-spy (in the dev extra)")
     warmup = min(10.0, seconds / 5) if warmup is None else warmup
     if not 0 <= warmup <= 120:
         raise ValueError("--warmup must be 0..120 seconds")
@@ -846,7 +870,7 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
         thresholds, frozen = gc.get_threshold(), gc.get_freeze_count()
         try:
             with runner:
-                report = runner.run(_drive(driver, server_pids, db_pid))
+                report = runner.run(_drive(driver, server_pids, db_pid, profile))
         finally:  # the collector as it was (the driver may run inside another program)
             if not frozen:  # (what a caller froze itself stays frozen)
                 gc.unfreeze()
@@ -892,7 +916,9 @@ def format_report(report: dict[str, Any]) -> list[str]:
             f"other seat p50 {t['p50']} p95 {t['p95']} p99 {t['p99']} max {t['max']} ms")
         lines.append(
             f"{'':>9}  errors {e['total']} (rejected {e['rejected'] or 0}, disconnects {e['disconnects'] or 0}, "
-            f"timeouts {e['timeouts']}, stalled tables {e['stalled_tables']}) | server CPU {r['server_cpu_pct']} % RSS {r['server_rss_mb']} MB | "
+            f"timeouts {e['timeouts']}, stalled tables {e['stalled_tables']}) | server CPU {r['server_cpu_pct']} % "
+            f"({r.get('server_cpu_ms_per_action')} ms per action, {r.get('server_kernel_pct_of_cpu')} % of it in the kernel) "
+            f"RSS {r['server_rss_mb']} MB | "
             f"db CPU {r['db_cpu_pct']} % | driver CPU {r['driver_cpu_pct']} %, loop lag p99 {r['driver_lag_ms']['p99']} ms"
             f" | games finished {r['games_finished']}")
         if r.get("machine_cpu_wait_pct") is not None:
@@ -910,6 +936,8 @@ def format_report(report: dict[str, Any]) -> list[str]:
                      f"{measured['driver_cpu_pct']} % CPU: the machine is short of CPU (load average "
                      f"{m['after']['loadavg'][0]} on {m['after']['cpus']} CPUs); latencies include up to that "
                      "much driver delay")
+    if report.get("profile"):
+        lines.extend(profiler.format_profile(report["profile"]))
     for where, text in (report.get("worker_logs") or {}).items():
         lines.append(f"log of the worker at {where} (its end):")
         lines.extend("    " + line for line in text.splitlines()[-25:])
@@ -918,4 +946,4 @@ def format_report(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-__all__ = ["LoadLimits", "TempPostgres", "format_report", "pressure", "proc_sample", "run_loadtest"]
+__all__ = ["LoadLimits", "TempPostgres", "format_report", "pressure", "proc_sample", "proc_times", "run_loadtest"]

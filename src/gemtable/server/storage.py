@@ -6,16 +6,25 @@ PostgreSQL restart is retried with backoff for ``retry_for`` seconds before the 
 through psycopg 3: one statement awaited on the event loop) or ``commit`` (a database thread),
 which move the table's revision, insert the action, write the table's live record with it
 and send the notice other workers hear, all in one transaction.
+
+On a SQLite file the actions are group-committed (``GroupCommit``): the actions accepted
+while one commit is on its way to the disk wait for the next and share it, each in its
+own savepoint, written with the driver's own statements (no SQLAlchemy on this path).
+An action is still acknowledged only once its commit is on disk.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import functools
 import json
 import logging
 import secrets
+import sqlite3
+import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -55,6 +64,9 @@ class Storage:
         self._db_pool = ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="gemtable-db")
         # PostgreSQL with psycopg 3: actions are stored from the event loop (no thread per commit)
         self.action_store = ActionStore(db.url) if db.one_statement else None
+        # a SQLite file: actions accepted together share one commit
+        path = db.engine.url.database if db.engine.dialect.name == "sqlite" else None
+        self.group = GroupCommit(self, path) if path and path != ":memory:" else None
 
     async def run_db(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a database call in a database thread; retry lock and connection errors with backoff.
@@ -144,15 +156,23 @@ class Storage:
 
     def commit(self, table_id: str, index: int, seat: int, action: dict[str, Any], now: dt.datetime,
                result: dict[str, Any] | None, expected: int = 0, nonce: str | None = None,
-               play: dict[str, Any] | None = None, rematch: str | None = None) -> None:
+               play: dict[str, Any] | None = None, rematch: str | None = None,
+               into: sqlite3.Connection | None = None) -> None:
         """Store action ``index`` (a database thread; SQLite, or PostgreSQL without psycopg 3's
         pool), one transaction.  Safe to run again after a failure.
+
+        ``into``: the group commit's SQLite connection, in its open transaction: the action
+        is written there in a savepoint of its own (``GroupCommit.write``), committed with
+        the others of its group.
 
         The table row moves from revision ``expected`` to the next (``db.bump``: a worker with a
         stale copy stores nothing and gets ``Conflict``); the table's live record ``play`` (with
         ``rematch``), when given, is written in the same transaction; the notice (``notice``,
         carrying ``play``), sent by the same statement, goes out on commit.
         """
+        if into is not None:
+            GroupCommit.write(into, table_id, index, seat, action, now, result, expected, nonce, play, rematch)
+            return
         try:
             notice = self.notice(table_id, index, seat, action, now, expected, play)
             values: dict[str, Any] = {"updated_at": now}
@@ -186,6 +206,10 @@ class Storage:
         if self.action_store is not None:  # PostgreSQL: one statement, awaited on the event loop
             await self.store_action(table_id, index, seat, action, now, result, expected=expected, nonce=nonce,
                                     play=record, rematch=tag)
+        elif self.group is not None:  # a SQLite file: with the actions accepted meanwhile
+            args = (table_id, index, seat, action, now, result)
+            kwargs = {"expected": expected, "nonce": nonce, "play": record, "rematch": tag}
+            await self.retrying(lambda: self.group.store(args, kwargs), "commit")
         else:
             await self.run_db(functools.partial(self.commit, expected=expected, nonce=nonce, play=record,
                                                 rematch=tag), table_id, index, seat, action, now, result)
@@ -194,4 +218,164 @@ class Storage:
         self.closing = True
         if self.action_store is not None:
             await self.action_store.close()
+        if self.group is not None:
+            await self.group.close()
         self._db_pool.shutdown(wait=True)
+
+
+def _as_sqlalchemy(exc: Exception) -> Exception:
+    """The driver's errors as SQLAlchemy's (what callers handle on every other path)."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return OperationalError("group commit", None, exc)
+    if isinstance(exc, sqlite3.IntegrityError):
+        return IntegrityError("group commit", None, exc)
+    return exc
+
+
+@dataclasses.dataclass
+class _Line:
+    """One event loop's actions waiting for the next group, and the group under way."""
+
+    waiting: list[tuple[tuple, dict[str, Any], asyncio.Future]] = dataclasses.field(default_factory=list)
+    flushing: asyncio.Future | None = None
+
+
+class GroupCommit:
+    """SQLite's action commits, grouped: one transaction (one write to disk) for the actions
+    accepted while the previous one was under way.
+
+    ``store`` (event loop) queues an action and waits for its group's commit.  A group goes to
+    the database thread when none is under way there; meanwhile the next group gathers.  In
+    the thread (``flush``) the group is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``, the
+    file's ``synchronous=FULL``: on disk when it returns), each action in a savepoint of its
+    own written by ``Storage.commit(…, into=connection)``: an action that fails (a stale
+    revision: ``Conflict``) is rolled back alone and the others are stored.  When the
+    transaction itself fails (the file locked by another program) every action of the group
+    gets that error, and ``Storage.retrying`` tries each again.
+
+    The connection is the driver's (``sqlite3``), opened in the database thread at the first
+    group with the pragmas ``Database`` gives its own, in autocommit mode so that the
+    transaction is the one begun here.
+    """
+
+    UPDATE = "UPDATE gt_tables SET rev = ?, updated_at = ? WHERE id = ? AND rev = ?"
+    FINISH = "UPDATE gt_tables SET rev = ?, updated_at = ?, status = 'finished', result = ? WHERE id = ? AND rev = ?"
+    INSERT = ('INSERT INTO gt_actions (table_id, "index", seat, action, created_at, nonce) '
+              "VALUES (?, ?, ?, ?, ?, ?)")
+    PLAY = ("INSERT INTO gt_table_play (table_id, data, rematch) VALUES (?, ?, ?) "
+            "ON CONFLICT (table_id) DO UPDATE SET data = excluded.data, rematch = excluded.rematch")
+    NONCE = 'SELECT nonce FROM gt_actions WHERE table_id = ? AND "index" = ?'
+
+    def __init__(self, storage: Storage, path: str) -> None:
+        self.storage = storage
+        self.path = path
+        self.conn: sqlite3.Connection | None = None  # (the database thread's)
+        self.using = threading.Lock()  # one group at a time on the connection (were there several threads)
+        self.timeout = 5.0  # seconds a commit waits for another program's write lock (then it fails)
+        # what waits and what is under way, per event loop (one in a server; a test may drive the
+        # same app from several): a group's futures belong to the loop that made them
+        self.lines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Line] = weakref.WeakKeyDictionary()
+
+    async def store(self, args: tuple, kwargs: dict[str, Any]) -> None:
+        """Store one action (``Storage.commit``'s arguments) with its group; raises its error."""
+        loop = asyncio.get_running_loop()
+        line = self.lines.get(loop)
+        if line is None:
+            line = self.lines[loop] = _Line()
+        done = loop.create_future()
+        line.waiting.append((args, kwargs, done))
+        if line.flushing is None:
+            self._next(loop, line)
+        await done
+
+    def _next(self, loop: asyncio.AbstractEventLoop, line: _Line) -> None:
+        group, line.waiting = line.waiting, []
+        line.flushing = loop.run_in_executor(self.storage._db_pool, self.flush, [(a, k) for a, k, _ in group])
+        line.flushing.add_done_callback(lambda f: self._flushed(loop, line, group, f))
+
+    def _flushed(self, loop: asyncio.AbstractEventLoop, line: _Line, group: list, flushed: asyncio.Future) -> None:
+        line.flushing = None
+        exc = flushed.exception() if not flushed.cancelled() else asyncio.CancelledError()
+        errors = [exc] * len(group) if exc is not None else flushed.result()
+        for (_args, _kwargs, done), error in zip(group, errors):
+            if done.done():  # its caller was cancelled
+                continue
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)
+        if line.waiting:
+            self._next(loop, line)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        return conn
+
+    def flush(self, group: list[tuple[tuple, dict[str, Any]]]) -> list[BaseException | None]:
+        """(The database thread) One transaction for ``group``; each action's error or None."""
+        with self.using:
+            return self._flush(group)
+
+    def _flush(self, group: list[tuple[tuple, dict[str, Any]]]) -> list[BaseException | None]:
+        if self.conn is None:
+            self.conn = self._connect()
+        conn = self.conn
+        errors: list[BaseException | None] = [None] * len(group)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for i, (args, kwargs) in enumerate(group):
+                try:
+                    self.storage.commit(*args, **kwargs, into=conn)
+                except Exception as exc:
+                    errors[i] = _as_sqlalchemy(exc)
+            conn.execute("COMMIT")
+        except Exception as exc:  # nothing of the group is stored
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return [_as_sqlalchemy(exc)] * len(group)
+        return errors
+
+    @classmethod
+    def write(cls, conn: sqlite3.Connection, table_id: str, index: int, seat: int, action: dict[str, Any],
+              now: dt.datetime, result: dict[str, Any] | None, expected: int, nonce: str | None,
+              play: dict[str, Any] | None, rematch: str | None) -> None:
+        """One action in the open transaction, in its own savepoint (see ``Storage.commit``).
+
+        Values are stored as SQLAlchemy stores them (its SQLite date format, JSON text), so the
+        ORM reads the rows back as if it had written them."""
+        stamp = now.strftime("%Y-%m-%d %H:%M:%S.%f")
+        conn.execute("SAVEPOINT act")
+        try:
+            if result is None:
+                cur = conn.execute(cls.UPDATE, (expected + 1, stamp, table_id, expected))
+            else:
+                cur = conn.execute(cls.FINISH, (expected + 1, stamp, json.dumps(result), table_id, expected))
+            if cur.rowcount != 1:
+                raise Conflict(table_id)
+            conn.execute(cls.INSERT, (table_id, index, seat, json.dumps(action, separators=(",", ":")), stamp, nonce))
+            if play is not None:
+                conn.execute(cls.PLAY, (table_id, json.dumps(play, separators=(",", ":")), rematch))
+        except BaseException as exc:
+            conn.execute("ROLLBACK TO act")
+            conn.execute("RELEASE act")
+            if isinstance(exc, (Conflict, sqlite3.IntegrityError)):
+                # an earlier attempt stored it after all (fine when the stored row is this very
+                # submission); else another writer won
+                row = conn.execute(cls.NONCE, (table_id, index)).fetchone()
+                if row is not None and nonce is not None and row[0] == nonce:
+                    return
+                raise Conflict(table_id) from None
+            raise
+        conn.execute("RELEASE act")
+
+    async def close(self) -> None:
+        """Wait for this loop's group under way; close the connection (in the database thread)."""
+        line = self.lines.get(asyncio.get_running_loop())
+        while line is not None and line.flushing is not None:
+            await asyncio.wait([line.flushing])
+        if self.conn is not None:
+            conn, self.conn = self.conn, None
+            await asyncio.get_running_loop().run_in_executor(self.storage._db_pool, conn.close)
