@@ -98,7 +98,7 @@ class Hints(TableHooks):
         rec.seats = set(extra.get("seats", ()))
         rec.practice = bool(extra.get("practice"))
 
-    def carry_over(self, old: LiveTable, new: LiveTable) -> None:
+    def carry_over(self, old: LiveTable, new: LiveTable, order: list[int]) -> None:
         new.record(HintRecord).practice = old.record(HintRecord).practice
 
     def summary(self, table: LiveTable, out: dict[str, Any]) -> None:
