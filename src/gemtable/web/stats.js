@@ -18,9 +18,10 @@ function gameTitle(id) { const g = online.shell.games().find((x) => x.id === id)
 function day(iso) { return String(iso).slice(0, 10); }
 function pct(x) { return `${Math.round(100 * x)}%`; }
 
-// an SVG of ``width`` CSS px (the room its parent gives it), never less than 260
+// an SVG of ``width`` CSS px (the room its parent gives it, at most CHART_MAX_W), never less than 260
+const CHART_MAX_W = 760;
 function frame(parent, label) {
-  const width = Math.max(260, Math.floor(parent.clientWidth || 320));
+  const width = Math.max(260, Math.min(CHART_MAX_W, Math.floor(parent.clientWidth || 320)));
   const svg = s("svg", { class: "stats-chart", viewBox: `0 0 ${width} ${CHART_H}`, width, height: CHART_H, role: "img", "aria-label": label });
   return { svg, width, x0: PAD.left, x1: width - PAD.right, y0: CHART_H - PAD.bottom, y1: PAD.top };
 }
@@ -89,11 +90,11 @@ export async function profileStats(app, name) {
   if (!games.length && !charts.length) { panel.append(h("p", { class: "muted", text: "No finished game yet." })); return; }
   if (games.length) {
     panel.append(h("div", { class: "table-scroll" }, [h("table", { class: "list stats-table", id: "stats-games" }, [
-      h("thead", {}, [h("tr", {}, ["Game", "Games", "Wins", "Avg score", "Avg place", "Finished"].map((x, i) => h("th", { class: i ? "num" : "", text: x })))]),
+      h("thead", {}, [h("tr", {}, [["Game"], ["Games"], ["Wins"], ["Score", "Average score"], ["Place", "Average place (1 = first)"], ["Finished", "Share of games played to the end"]].map(([x, title], i) => h("th", { class: i ? "num" : "", title, text: x })))]),
       h("tbody", {}, games.map(([g, r]) => h("tr", { "data-game": g }, [
         cell(gameTitle(g), ""),
         cell(String(r.games)),
-        cell(`${r.wins} (${pct(r.win_share)})`),
+        h("td", { class: "num" }, [String(r.wins), h("span", { class: "win-pct", text: pct(r.win_share) })]),
         cell(r.avg_score === null ? "–" : Number(r.avg_score).toFixed(1)),
         cell(r.avg_place === null ? "–" : Number(r.avg_place).toFixed(2)),
         cell(pct(r.finished.share)),
