@@ -126,7 +126,7 @@ export async function leaderboardStats(app, gameId) {
   const counts = Object.entries(data.seats || {});
   panel.append(h("h3", { text: "Advantage of each seat" }));
   if (!counts.length) { panel.append(h("p", { class: "muted", text: "No finished game yet." })); return; }
-  panel.append(h("p", { class: "muted", text: "Each seat's share of the wins (a shared first place is split), with a 95% interval: with no advantage every seat would win one game in n." }));
+  panel.append(h("p", { class: "muted", text: "Each seat's share of the wins (a shared first place is split), with a 95% interval. With no advantage every seat would win the same share, shown above each table." }));
   for (const [n, c] of counts) {
     panel.append(h("div", { class: "table-scroll" }, [h("table", { class: "list stats-table seat-advantage", "data-players": n }, [
       h("caption", { text: `${n} players · ${c.games} game${c.games === 1 ? "" : "s"} · no advantage: ${pct(1 / Number(n))}` }),
