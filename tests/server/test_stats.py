@@ -141,3 +141,33 @@ def test_statistics_never_500(client, name, game):
     assert r.status_code in (200, 404), r.text
     r = client.get(f"/api/stats/games/{quote(game, safe='')}")
     assert r.status_code in (200, 404), r.text
+
+
+def test_statistics_on_postgresql(postgres_url):
+    """The same queries on PostgreSQL (DISTINCT with ORDER BY, the indexes made on an existing schema)."""
+    from sqlalchemy import text
+
+    from gemtable.server.db import Database
+
+    db = Database(postgres_url)
+    with db.engine.begin() as conn:  # an older schema without the statistics index
+        conn.execute(text("DROP INDEX IF EXISTS ix_gt_tables_game_status"))
+    db.dispose()
+    db = Database(postgres_url)
+    with db.engine.connect() as conn:
+        assert conn.execute(text("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_gt_tables_game_status'")).scalar() == 1
+    now = dt.datetime.utcnow()
+    with db.session() as s:
+        for i, (status, ranking) in enumerate([("finished", [1, 2]), ("finished", [2, 1]), ("running", [1, 2])]):
+            s.add(TableRow(id=f"pg{i}", game_id="toy", num_players=2, options={}, seed=i, status=status,
+                           updated_at=now - dt.timedelta(hours=i), result={"ranking": ranking, "scores": [3, 2]}))
+            s.add(SeatRow(table_id=f"pg{i}", seat=0, kind="human", name="Pia", token=f"pga{i}", player_id="pia"))
+            s.add(SeatRow(table_id=f"pg{i}", seat=1, kind="bot", bot="easy", name="Bot", token=f"pgb{i}"))
+        s.add(RatingHistoryRow(game_id="toy", subject="p:pia", table_id="pg0", mu=27, sigma=7))
+        s.commit()
+    got = stats.player_stats(db, "pia")
+    assert got["counted"] == 2 and got["games"]["toy"]["wins"] == 1 and got["games"]["toy"]["avg_score"] == 3.0
+    site = stats.game_stats(db, "toy")
+    assert site["counted"] == 2 and [x["wins"] for x in site["seats"]["2"]["seats"]] == [1, 1]
+    assert stats.history(db, "p:pia")["toy"][0]["table"] == "pg0"
+    db.dispose()
