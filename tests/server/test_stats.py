@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sqlalchemy import update
 
 from gemtable.server import stats
-from gemtable.server.db import RatingHistoryRow, SeatRow, TableRow
+from gemtable.server.db import RatingHistoryRow, SeatRow, TableRow, utcnow
 
 from .conftest import create
 from .test_ratings import account, finished_game, settled
@@ -59,7 +59,7 @@ def test_a_running_game_never_counts_in_the_sites_statistics(client):
     after = client.get("/api/stats/games/toy").json()
     assert after == before
     assert before["counted"] == 1 and before["seats"]["2"]["games"] == 1
-    assert before["per_day"][-1] == {"day": dt.datetime.utcnow().date().isoformat(), "games": 1}
+    assert before["per_day"][-1] == {"day": utcnow().date().isoformat(), "games": 1}
     assert len(before["per_day"]) == stats.DAYS
     winner = client.get(f"/api/tables/{tid}").json()["winners"][0]
     seats = before["seats"]["2"]["seats"]
@@ -156,7 +156,7 @@ def test_statistics_on_postgresql(postgres_url):
     db = Database(postgres_url)
     with db.engine.connect() as conn:
         assert conn.execute(text("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_gt_tables_game_status'")).scalar() == 1
-    now = dt.datetime.utcnow()
+    now = utcnow()
     with db.session() as s:
         for i, (status, ranking) in enumerate([("finished", [1, 2]), ("finished", [2, 1]), ("running", [1, 2])]):
             s.add(TableRow(id=f"pg{i}", game_id="toy", num_players=2, options={}, seed=i, status=status,

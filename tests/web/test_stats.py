@@ -29,7 +29,13 @@ SVG_TEXT_JS = r"""
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     """A server with one account, five finished tables, one waiting table and a rating history."""
-    from gemtable.server.db import Database, PlayerRow, RatingHistoryRow, TableRow
+    from gemtable.server.db import (
+        Database,
+        PlayerRow,
+        RatingHistoryRow,
+        TableRow,
+        utcnow,
+    )
     from gemtable.server.limits import Limits
 
     url = f"sqlite:///{tmp_path_factory.mktemp('statsdb') / 'stats.sqlite3'}"
@@ -43,7 +49,7 @@ def site(tmp_path_factory):
         assert r.status_code == 201, r.text
         made.append(r.json()["table"]["id"])
     db = Database(url)
-    now = dt.datetime.utcnow()
+    now = utcnow()
     with db.session() as s:
         pid = s.query(PlayerRow.id).filter(PlayerRow.name == "Sam").scalar()
         for i, (tid, ranking) in enumerate(zip(made, RESULTS)):

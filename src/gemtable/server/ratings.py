@@ -36,7 +36,16 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from .db import HintRow, PlayerRow, PracticeRow, RatingHistoryRow, RatingRow, SeatRow, TableRow, utcnow
+from .db import (
+    HintRow,
+    PlayerRow,
+    PracticeRow,
+    RatingHistoryRow,
+    RatingRow,
+    SeatRow,
+    TableRow,
+    utcnow,
+)
 from .hooks import TableHooks
 from .table import LiveTable
 from .tables import TableManager
