@@ -40,6 +40,7 @@ from .routes import listing as listing_routes
 from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
+from .routes import stats as stats_routes
 from .routes import analysis as analysis_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
@@ -205,6 +206,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(lobby_routes.router)
     app.include_router(listing_routes.router)
     app.include_router(ratings_routes.router)
+    app.include_router(stats_routes.router)
     app.include_router(analysis_routes.router)
     app.include_router(live.router)
     app.include_router(community_routes.router)

@@ -22,6 +22,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     create_engine,
@@ -50,6 +51,8 @@ class Base(DeclarativeBase):
 
 class TableRow(Base):
     __tablename__ = "gt_tables"
+    # statistics read a game's latest finished tables (stats.py)
+    __table_args__ = (Index("ix_gt_tables_game_status", "game_id", "status", "updated_at"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     game_id: Mapped[str] = mapped_column(String(64))
@@ -167,6 +170,22 @@ class RatingRow(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
 
+class RatingHistoryRow(Base):
+    """One rated subject's rating after one rated table (written with the new rating, in the
+    same transaction; tables rated before this table existed have no row)."""
+
+    __tablename__ = "gt_rating_history"
+    __table_args__ = (Index("ix_gt_rating_history_subject", "subject", "game_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(64))
+    subject: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[str] = mapped_column(String(32))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
 def default_db_url() -> str:
     from platformdirs import user_data_dir
 
@@ -252,6 +271,9 @@ class Database:
                 conn.execute(text("SELECT pg_advisory_xact_lock(7469767361)"))  # "gemtable schema"
             Base.metadata.create_all(conn)
             self._add_missing_columns(conn)
+            for table in Base.metadata.sorted_tables:  # indexes added to tables that already existed
+                for index in table.indexes:
+                    index.create(conn, checkfirst=True)
 
     def _add_missing_columns(self, conn) -> None:
         from sqlalchemy import inspect, text

@@ -36,7 +36,16 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from .db import HintRow, PlayerRow, PracticeRow, RatingRow, SeatRow, TableRow, utcnow
+from .db import (
+    HintRow,
+    PlayerRow,
+    PracticeRow,
+    RatingHistoryRow,
+    RatingRow,
+    SeatRow,
+    TableRow,
+    utcnow,
+)
 from .hooks import TableHooks
 from .table import LiveTable
 from .tables import TableManager
@@ -147,6 +156,7 @@ def rate_table(db, table_id: str) -> bool:
                 s.add(RatingRow(game_id=row.game_id, subject=subj, mu=mu, sigma=sigma, games=1, updated_at=now))
             else:
                 r.mu, r.sigma, r.games, r.updated_at = mu, sigma, r.games + 1, now
+            s.add(RatingHistoryRow(game_id=row.game_id, subject=subj, table_id=table_id, mu=mu, sigma=sigma, at=now))
         s.commit()
         return True
 
@@ -217,6 +227,11 @@ def leaderboard(db, game_id: str, limit: int = LEADERBOARD_SIZE) -> list[dict[st
     return out
 
 
+def was_abandoned(result: Any, seats: set[int]) -> bool:
+    """True when a stand-in bot was still playing one of ``seats`` when the game ended."""
+    return isinstance(result, dict) and bool(seats & set(result.get("abandoned") or ()))
+
+
 def finished_share(db, player_id: str) -> dict[str, Any]:
     """How many of a player's finished games they played to the end: the games where a
     stand-in bot was still playing their seat at the end are abandoned (a resignation is not)."""
@@ -228,8 +243,8 @@ def finished_share(db, player_id: str) -> dict[str, Any]:
     results: dict[str, Any] = {}
     for table_id, result, seat in rows:
         seats.setdefault(table_id, set()).add(seat)
-        results[table_id] = result if isinstance(result, dict) else {}
-    abandoned = sum(1 for t, mine in seats.items() if mine & set(results[t].get("abandoned") or ()))
+        results[table_id] = result
+    abandoned = sum(1 for t, mine in seats.items() if was_abandoned(results[t], mine))
     games = len(seats)
     return {"games": games, "abandoned": abandoned,
             "share": round((games - abandoned) / games, 3) if games else None}

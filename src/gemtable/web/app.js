@@ -12,6 +12,7 @@ import * as community from "./community.js"; // your turn, notifications, friend
 import { reviewPanel } from "./review.js";
 import { hintBox } from "./hints.js";
 import { analysisPanel } from "./analysis.js";
+import * as stats from "./stats.js"; // statistics on profiles and leaderboards (stats.js)
 
 const app = document.getElementById("app");
 let games = [];
@@ -193,8 +194,8 @@ async function route() {
     else if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)/))) await replayPage(m[1]);
     else if ((m = path.match(/^\/rules\/([A-Za-z0-9_-]+)/))) await rulesPage(m[1]);
     else if (path === "/me") { cleanup = await online.myGamesPage(app); community.myGamesExtras(app); }
-    else if ((m = path.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]+))?\/?$/))) cleanup = await online.leaderboardPage(app, m[1]);
-    else if ((m = path.match(/^\/players\/([^/]+)$/))) { cleanup = await online.profilePage(app, decodeURIComponent(m[1])); community.profileExtras(app, decodeURIComponent(m[1])); }
+    else if ((m = path.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]+))?\/?$/))) { cleanup = await online.leaderboardPage(app, m[1]); stats.leaderboardStats(app, m[1] || (online.shell.games()[0] || {}).id); }
+    else if ((m = path.match(/^\/players\/([^/]+)$/))) { cleanup = await online.profilePage(app, decodeURIComponent(m[1])); community.profileExtras(app, decodeURIComponent(m[1])); stats.profileStats(app, decodeURIComponent(m[1])); }
     else if ((m = await community.page(app, path)) !== false) cleanup = m;
     else await lobbyPage();
   } catch (err) {
