@@ -30,6 +30,7 @@ from .edge import Guard, QuietInvalidText, SafeJSONResponse, install_error_handl
 from .inplay import InPlay
 from .limits import Limits, RateLimiter
 from .mail import MailSettings
+from .moderation import Moderation
 from .lobby import LobbyHooks
 from .origins import OriginCheck
 from .players import Identity
@@ -41,6 +42,7 @@ from .routes import lobby as lobby_routes
 from .routes import players as players_routes
 from .routes import ratings as ratings_routes
 from .routes import stats as stats_routes
+from .routes import moderation as moderation_routes
 from .routes import analysis as analysis_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
@@ -135,8 +137,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         community = Community(manager, mail, app.state.identity.server_secret)  # turn alerts, friends
         review = reviews.Reviews(manager, processes=review_processes, queue=review_queue)
         hint = hints.Hints(manager)
-        for feature in (LobbyHooks(), inplay, rating, community, review, hint):
+        moderation = Moderation(manager, inplay)  # mutes, bans, hidden lines (after blocks: hidden_from)
+        for feature in (LobbyHooks(), inplay, rating, community, review, hint, moderation):
             manager.add_hooks(feature)
+        app.state.moderation = moderation
         app.state.community = community
         app.state.manager = manager
         app.state.inplay = inplay
@@ -210,5 +214,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(analysis_routes.router)
     app.include_router(live.router)
     app.include_router(community_routes.router)
+    app.include_router(moderation_routes.router)
     app.include_router(pages.router)
     return app

@@ -742,3 +742,52 @@ class OnlineRow(Base):
 
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     seen_at: Mapped[dt.datetime] = mapped_column(DateTime)
+
+
+# -- moderation (moderation.py) ---------------------------------------------------------
+class AdminRow(Base):
+    """A player who moderates the site (granted by ``gemtable admin grant NAME``)."""
+
+    __tablename__ = "gt_admins"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SanctionRow(Base):
+    """A player's mute (no chat) or ban (no login, play or chat); ``until`` None: for good."""
+
+    __tablename__ = "gt_sanctions"
+
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)  # "mute" or "ban"
+    until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)
+    reason: Mapped[str] = mapped_column(String(500), default="")
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ReportRow(Base):
+    """A player's report of a chat line or of a player, open until an admin closes it."""
+
+    __tablename__ = "gt_reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter: Mapped[str] = mapped_column(String(32), index=True)
+    target: Mapped[str] = mapped_column(String(32), index=True)  # the reported player
+    chat_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    reason: Mapped[str] = mapped_column(String(500), default="")
+    open: Mapped[bool] = mapped_column(Boolean, default=True, index=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class AuditRow(Base):
+    """One admin action: who did what to whom (names as they were), never an address."""
+
+    __tablename__ = "gt_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    admin: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(20))
+    target: Mapped[str] = mapped_column(String(80))
+    detail: Mapped[str] = mapped_column(String(500), default="")
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from .hub import Subscriber
-    from .table import LiveTable
+    from .table import LiveTable, Rejected
 
 
 class CommitPart:
@@ -103,6 +103,10 @@ class TableHooks:
     def hidden_from(self, table: LiveTable, seat: int | None) -> set[int]:
         """The seats that must not see what ``seat`` writes in the chat (its player blocked theirs)."""
         return set()
+
+    async def chat_refused(self, table: LiveTable, seat: int | None) -> Rejected | None:
+        """Why ``seat`` may not chat at all now (its player is muted or banned), or None."""
+        return None
 
     def carry_over(self, old: LiveTable, new: LiveTable, order: list[int]) -> None:
         """``new`` is the rematch of ``old`` (before it is stored): carry over what should stay.
@@ -223,6 +227,13 @@ class Hooks(TableHooks):
         for f in self.features:
             out |= f.hidden_from(table, seat)
         return out
+
+    async def chat_refused(self, table, seat):
+        for f in self.features:
+            refused = await f.chat_refused(table, seat)
+            if refused is not None:
+                return refused
+        return None
 
     def carry_over(self, old, new, order):
         for f in self.features:

@@ -466,6 +466,9 @@ class InPlay(Clockwork, TableHooks):
             raise rejected("bad_chat", str(exc), 422) from None
         if sub.seat is None and play.mute:
             raise rejected("muted", "The host has muted spectators' chat at this table.", 403)
+        refused = await self.m.hooks.chat_refused(table, sub.seat)  # a muted or banned player
+        if refused is not None:
+            raise refused
         key = f"{table.id}:{sub.seat}" if sub.seat is not None else f"{table.id}:a:{sub.address}"
         bucket = self.chat_limiter.bucket(key)
         if not bucket.take():

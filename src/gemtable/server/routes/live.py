@@ -18,6 +18,7 @@ from .. import inplay, lobby
 from ..closes import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_MALFORMED, CLOSE_NOT_FOUND, CLOSE_RATE, CLOSE_TOO_BIG
 from ..deps import TOKEN_IN_URL, client_address, get_identity, get_inplay, get_limits, get_manager, header_token, seat_of
 from ..edge import abort_connection
+from ..moderation import CLOSE_BANNED
 from ..limits import TokenBucket, depth_exceeds, parse_message, shown
 from ..hub import Subscriber
 from ..table import LiveTable, Rejected
@@ -61,6 +62,11 @@ async def table_socket(ws: WebSocket, table_id: str):
         code = {"bad_token": CLOSE_FORBIDDEN, "no_table": CLOSE_NOT_FOUND,
                 "rate_limited": CLOSE_RATE}.get(exc.code, CLOSE_GONE)
         await refuse(exc.code, exc.message, code)
+        return
+    moderation = getattr(ws.app.state, "moderation", None)
+    banned = None if moderation is None else await moderation.seat_banned(table, seat)
+    if banned is not None:  # a banned player's seat
+        await refuse(banned.code, banned.message, CLOSE_BANNED)
         return
 
     reader = asyncio.current_task()

@@ -23,6 +23,7 @@ from ..players import (
     player_name,
     public,
 )
+from ..moderation import refusal
 from ..table import Rejected
 
 router = APIRouter()
@@ -102,6 +103,11 @@ async def login(body: LoginBody, request: Request, response: Response, identity:
     if not ok or row is None:
         identity.count_failure(where, key)
         raise Rejected("bad_login", "Wrong name or password.", 403)
+    moderation = getattr(request.app.state, "moderation", None)
+    if moderation is not None:  # a banned account cannot log in (told only with the right password)
+        banned = await identity.db(refusal, moderation.db, row.id, ("ban",))
+        if banned is not None:
+            raise banned
     if identity.hasher.check_needs_rehash(row.password_hash):
         await identity.db(identity.set_hash, row.id, await identity.hash(body.password))
     who = await identity.who(request)

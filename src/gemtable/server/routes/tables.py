@@ -139,6 +139,10 @@ def router(limits: Limits) -> APIRouter:
         table, seat = await seat_of(request, table_id, token)
         if seat is None:
             raise Rejected("no_token", "Only a seat (with its token) can act; spectators cannot.", 403)
+        moderation = getattr(request.app.state, "moderation", None)
+        banned = None if moderation is None else await moderation.seat_banned(table, seat)
+        if banned is not None:  # a banned player's seat
+            raise banned
         await manager.submit(table, seat, body.action, body.version, token=token)
         return table.payload(seat)
 
