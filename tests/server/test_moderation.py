@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
+
+import httpx
 
 import pytest
 from hypothesis import given
@@ -22,6 +25,7 @@ from .conftest import create, seat_socket
 from .test_players import other
 from .test_robustness import JSON, SETTINGS
 from .test_sessions import account, me
+from .test_workers import workers  # noqa: F401  (the fixture: gemtable serve processes)
 
 
 def until(ws, pred, limit=60):
@@ -288,3 +292,46 @@ def test_no_address_session_or_player_id_in_the_audit_log_or_the_server_log(db_u
     ids = [p for p in (a.player_id for a in rows(client, AdminRow))] + [r.player_id for r in rows(client, SanctionRow)]
     for secret in ids + ["203.0.113.3", bob.cookies["gt_player"].strip('"')]:
         assert secret not in text
+
+
+# -- two workers on PostgreSQL -------------------------------------------------------------------------
+def test_a_ban_and_a_hidden_line_made_at_one_worker_reach_sockets_at_the_other(workers, postgres_url):
+    """Ann and Bob have their sockets at worker B; the admin acts at worker A.  The hidden line
+    changes on Ann's page at once; the ban closes Bob's socket at once (its close code and
+    reason), and Ann's socket stays open."""
+    from .test_seat_authority import Socket
+
+    a, b = workers(2)
+    with httpx.Client(base_url=a.url, timeout=30) as ada, httpx.Client(base_url=a.url, timeout=30) as ann, \
+            httpx.Client(base_url=a.url, timeout=30) as bob:
+        for c, name in ((ada, "Ada"), (ann, "Ann"), (bob, "Bob")):
+            r = c.post("/api/account/register", json={"name": name, "password": "correct horse"})
+            assert r.status_code == 200, r.text
+        assert CliRunner().invoke(cli, ["admin", "grant", "Ada", "--db", postgres_url]).exit_code == 0
+        r = ann.post("/api/tables", json={"game": "splendor", "players": 2,
+                                          "seats": [{"kind": "me"}, {"kind": "open"}]})
+        assert r.status_code == 201, r.text
+        tid, ann_token = r.json()["table"]["id"], r.json()["seats"][0]["token"]
+        bob_token = bob.post(f"/api/tables/{tid}/join", json={}).json()["token"]
+        at_ann, at_bob = Socket(b.port, tid, ann_token), Socket(b.port, tid, bob_token)
+        try:
+            at_ann.until(lambda m: m["type"] == "state")
+            at_bob.until(lambda m: m["type"] == "state")
+            at_bob.send({"type": "chat", "text": "a rude remark"})
+            line = at_ann.until(lambda m: m["type"] == "chat" and m["line"]["name"] == "Bob")["line"]
+            assert ada.post("/api/admin/hide", json={"chat_id": line["id"]}).status_code == 200
+            hidden = at_ann.until(lambda m: m["type"] == "chat_hidden", timeout=10)
+            assert hidden["id"] == line["id"] and hidden["line"]["text"] == modmod.HIDDEN_TEXT
+            started = time.monotonic()
+            r = ada.post("/api/admin/ban", json={"player": "Bob", "reason": "abuse"})
+            assert r.status_code == 200, r.text
+            at_bob.rest(timeout=10)
+            assert at_bob.code == modmod.CLOSE_BANNED
+            assert time.monotonic() - started < 5
+            at_ann.send({"type": "ping"})
+            assert at_ann.until(lambda m: m["type"] == "pong")
+        finally:
+            at_ann.close()
+            at_bob.close()
+    for w in (a, b):
+        assert w.errors() == []
