@@ -9,6 +9,7 @@ import * as online from "./online.js"; // players, lobby seats, chat, clocks, co
 import * as motion from "./motion.js";
 import { lobbyList } from "./lobbylist.js";
 import * as community from "./community.js"; // your turn, notifications, friends, mail settings (community.js)
+import * as moderation from "./moderation.js"; // reports, the admin page (moderation.js)
 import { reviewPanel } from "./review.js";
 import { hintBox } from "./hints.js";
 import { analysisPanel } from "./analysis.js";
@@ -195,8 +196,9 @@ async function route() {
     else if ((m = path.match(/^\/rules\/([A-Za-z0-9_-]+)/))) await rulesPage(m[1]);
     else if (path === "/me") { cleanup = await online.myGamesPage(app); community.myGamesExtras(app); }
     else if ((m = path.match(/^\/leaderboard(?:\/([A-Za-z0-9_-]+))?\/?$/))) { cleanup = await online.leaderboardPage(app, m[1]); stats.leaderboardStats(app, m[1] || (online.shell.games()[0] || {}).id); }
-    else if ((m = path.match(/^\/players\/([^/]+)$/))) { cleanup = await online.profilePage(app, decodeURIComponent(m[1])); community.profileExtras(app, decodeURIComponent(m[1])); stats.profileStats(app, decodeURIComponent(m[1])); }
+    else if ((m = path.match(/^\/players\/([^/]+)$/))) { cleanup = await online.profilePage(app, decodeURIComponent(m[1])); community.profileExtras(app, decodeURIComponent(m[1])); moderation.profileExtras(app, decodeURIComponent(m[1])); stats.profileStats(app, decodeURIComponent(m[1])); }
     else if ((m = await community.page(app, path)) !== false) cleanup = m;
+    else if ((m = await moderation.page(app, path)) !== false) cleanup = m;
     else await lobbyPage();
   } catch (err) {
     app.replaceChildren(h("section", { class: "panel" }, [h("h2", { text: "Something went wrong" }), h("p", { text: String(err.message || err) }), h("a", { href: "/", "data-link": "", text: "Back to the lobby" })]));
@@ -525,6 +527,7 @@ async function playPage(tableId) {
         }
       }
       else if (data.type === "chat") { if (data.line) chat.add(data.line); }
+      else if (data.type === "chat_hidden") chat.hide(data.id, data.line);
       else if (data.type === "rematch") onRematch(data);
       else if (data.type === "pong") { /* heartbeat */ }
       else if (data.type === "error") {
@@ -550,6 +553,7 @@ async function playPage(tableId) {
         return;
       }
       if (ev.code === 4400) { tableGone(ev.reason || "This table cannot be opened."); return; }
+      if (ev.code === 4451) { tableGone(ev.reason || "You are banned from this site."); return; } // moderation.js
       scheduleRetry(ev);
     };
   }
@@ -1317,6 +1321,7 @@ async function start() {
   gamesById = Object.fromEntries(games.map((g) => [g.id, g]));
   await meLoaded;
   community.setup();
+  moderation.setup();
   document.getElementById("rules-links").replaceChildren(...games.map((g) => h("a", { href: `/rules/${g.id}`, "data-link": "", text: g.title })));
   await route();
 }

@@ -391,6 +391,8 @@ export async function profilePage(app, name) {
 
 // -- at the table: chat -----------------------------------------------------------------
 export const CHAT_MAX = 500;
+// what other modules add to a chat line once built (moderation.js: the report flag)
+export const chatHooks = { decorate: null };
 
 // The chat panel: lines as text only; ``send(text)`` returns false when it could not be sent.
 export function chatPanel(send, { open = true } = {}) {
@@ -445,6 +447,7 @@ export function chatPanel(send, { open = true } = {}) {
     if (at && !Number.isNaN(at.getTime())) li.title = at.toLocaleTimeString();
     if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${speaker(line)}: ` }));
     li.appendChild(h("span", { class: "chat-text", text: String(line.text ?? "") })); // text, never HTML
+    if (chatHooks.decorate && !mine) chatHooks.decorate(li, line);
     return li;
   }
   function add(line, count = true) {
@@ -462,6 +465,11 @@ export function chatPanel(send, { open = true } = {}) {
     setSeat(seat) { mySeat = seat ?? null; },
     reset(lines) { seen.clear(); list.replaceChildren(); for (const l of lines || []) add(l, false); list.scrollTop = list.scrollHeight; },
     add,
+    // a line a moderator hid: its text goes, everywhere it is shown
+    hide(id, line) {
+      const old = list.querySelector(`li[data-id="${CSS.escape(String(id))}"]`);
+      if (old && line) old.replaceWith(lineEl(line));
+    },
     setEnabled(on, why = "") {
       enabled = on;
       input.disabled = !on;

@@ -12,9 +12,11 @@ from pydantic import BaseModel
 from ..deps import get_identity
 from ..moderation import Moderation, standing
 from ..players import Identity
+from .pages import index
 from ..table import Rejected
 
 router = APIRouter()
+router.add_api_route("/admin", index, methods=["GET"], include_in_schema=False)  # the admin page (moderation.js)
 
 
 def get_moderation(request: Request) -> Moderation:
