@@ -52,7 +52,7 @@ NOTICE = "moderation"
 
 
 def until_text(until: dt.datetime | None) -> str:
-    return "for good" if until is None else "until " + until.isoformat(timespec="minutes") + " UTC"
+    return "for good" if until is None else "until " + until.strftime("%Y-%m-%d %H:%M") + " UTC"
 
 
 def sanction_message(kind: str, until: dt.datetime | None, reason: str) -> str:

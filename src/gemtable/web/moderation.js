@@ -102,7 +102,7 @@ async function adminPage(app) {
         dur,
         h("button", { type: "button", text: "Mute", onclick: () => act("mute", { player: r.player, minutes: minutesOf(dur), reason: r.reason }, `${r.player} is muted.`) }),
         h("button", { type: "button", class: "danger", text: "Ban", onclick: () => act("ban", { player: r.player, minutes: minutesOf(dur), reason: r.reason }, `${r.player} is banned.`) }),
-        r.chat ? h("a", { href: `/table/${r.chat.table}`, "data-link": "", text: "Table" }) : null,
+        r.chat ? h("a", { href: `/table/${r.chat.table}`, "data-link": "", class: "button", text: "Open the table" }) : null,
         h("button", { type: "button", class: "quiet", text: "Dismiss", onclick: () => act("dismiss", { report: r.id }, "Report dismissed.") }),
       ].filter(Boolean)),
     ].filter(Boolean));
