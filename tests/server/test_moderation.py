@@ -297,8 +297,8 @@ def test_no_address_session_or_player_id_in_the_audit_log_or_the_server_log(db_u
 # -- two workers on PostgreSQL -------------------------------------------------------------------------
 def test_a_ban_and_a_hidden_line_made_at_one_worker_reach_sockets_at_the_other(workers, postgres_url):
     """Ann and Bob have their sockets at worker B; the admin acts at worker A.  The hidden line
-    changes on Ann's page at once; the ban closes Bob's socket at once (its close code and
-    reason), and Ann's socket stays open."""
+    changes on Ann's page at once; the ban closes Bob's socket at once (its close code), and
+    Ann's socket stays open; the table closed at A ends on Ann's page."""
     from .test_seat_authority import Socket
 
     a, b = workers(2)
@@ -330,6 +330,11 @@ def test_a_ban_and_a_hidden_line_made_at_one_worker_reach_sockets_at_the_other(w
             assert time.monotonic() - started < 5
             at_ann.send({"type": "ping"})
             assert at_ann.until(lambda m: m["type"] == "pong")
+            # the table closed at A ends at once on Ann's page at B, unrated
+            r = ada.post("/api/admin/close", json={"table": tid, "note": "Abuse at the table."})
+            assert r.status_code == 200, r.text
+            over = at_ann.until(lambda m: m["type"] == "state" and m["over"], timeout=10)
+            assert over["result"]["ended_by"] == "closed" and over["result"]["note"] == "Abuse at the table."
         finally:
             at_ann.close()
             at_bob.close()

@@ -33,6 +33,7 @@ from sqlalchemy import delete, or_, select, update
 
 from . import chat as chatmod
 from .db import AdminRow, AuditRow, ChatRow, PlayerRow, ReportRow, SanctionRow, SeatRow, TableRow, bump, utcnow
+from .clockwork import retrying
 from .hooks import TableHooks
 from .hub import push_all
 from .inplay import InPlay, rec
@@ -303,6 +304,14 @@ class Moderation(TableHooks):
             raise Rejected("malformed", "'table' must be a table's id.", 422)
         note = clean_reason(note, "note") or "Closed by a moderator."
         table = await self.m.get(table_id)  # 404 when there is none
+        await self._close(table, admin, note)
+        await self.inplay.system_line(table, f"A moderator closed this table: {note} The game is not rated.")
+        self.m.broadcast(table)
+        return {"table": table_id, "closed": True, "note": note}
+
+    @retrying  # another worker changed the table first: catch up and decide again
+    async def _close(self, table: LiveTable, admin: PlayerRow, note: str) -> None:
+        table_id = table.id
         async with table.lock:
             if table.over:
                 raise Rejected("over", "This table's game is over already.", 409)
@@ -332,9 +341,6 @@ class Moderation(TableHooks):
             table.final = result
             table.updated_at = stamp
             self.m.forget_replay(table.id)
-        await self.inplay.system_line(table, f"A moderator closed this table: {note} The game is not rated.")
-        self.m.broadcast(table)
-        return {"table": table_id, "closed": True, "note": note}
 
     def _dismiss(self, admin: PlayerRow, report_id: int) -> None:
         with self.db.session() as s:
