@@ -283,6 +283,21 @@ def test_moderation_endpoints_never_500_and_refusals_change_nothing(client, fuzz
     assert c.get("/api/moderation/me").status_code == 200
 
 
+@SETTINGS
+@given(text=st.text(max_size=30) | JSON)
+def test_whatever_a_muted_or_banned_player_types_is_refused_and_nothing_is_stored(client, fuzz_site, text):
+    ada, ann, bob, tid, tokens = fuzz_site
+    if not any(r.kind == "mute" for r in rows(client, SanctionRow)):
+        assert act(ada, "mute", player="Bob").status_code == 200
+    before = snapshot(client)
+    with seat_socket(client, tid, tokens[1]) as b:
+        until(b, lambda m: m["type"] == "state")
+        b.send_json({"type": "chat", "text": text})
+        err = until(b, lambda m: m["type"] == "error")
+        assert err["code"] in ("muted", "bad_chat")
+    assert snapshot(client) == before
+
+
 def test_no_address_session_or_player_id_in_the_audit_log_or_the_server_log(db_url, client, caplog):
     ada, ann, bob, tid, tokens = site(client, db_url)
     act(ada, "mute", player="Bob", minutes=5)

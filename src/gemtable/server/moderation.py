@@ -189,7 +189,9 @@ class Moderation(TableHooks):
         for i, line in enumerate(list(lines)):
             if line.get("id") in ids and line.get("text") != HIDDEN_TEXT:
                 lines[i] = dict(line, seat=None, name="", text=HIDDEN_TEXT, system=True)
-                push_all(table, {"type": "chat_hidden", "id": line["id"], "line": lines[i]})
+                # (the seats that never got the line, blocked by its author, are not told)
+                push_all(table, {"type": "chat_hidden", "id": line["id"], "line": lines[i]},
+                         self.m.hooks.hidden_from(table, line.get("seat")))
 
     def close_sockets(self, table: LiveTable, player_id: str, message: str | None = None) -> int:
         seats = {s.seat for s in table.seats if s.player == player_id}
