@@ -186,8 +186,6 @@ def test_profile_parts_sort_each_sample_by_the_first_part_that_matches():
                                  "event loop and threads": 25.0, OTHER: 25.0}
 
 
-@pytest.mark.skipif(shutil.which("py-spy") is None and not os.path.exists(os.path.join(os.path.dirname(
-    __import__("sys").executable), "py-spy")), reason="py-spy is not installed")
 def test_a_profiled_run_says_where_the_server_cpu_went(tmp_path):
     result = CliRunner().invoke(app, ["loadtest", "--tables", "2", "--seconds", "3", "--warmup", "1",
                                       "--think", "0.3", "--profile", str(tmp_path), "--json"])

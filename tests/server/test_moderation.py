@@ -22,18 +22,11 @@ from gemtable.server import moderation as modmod
 from gemtable.server.db import AdminRow, AuditRow, ChatRow, RatingRow, ReportRow, SanctionRow, TableRow
 
 from .conftest import create, seat_socket
+from .test_chat import until
 from .test_players import other
 from .test_robustness import JSON, SETTINGS
 from .test_sessions import account, me
 from .test_workers import workers  # noqa: F401  (the fixture: gemtable serve processes)
-
-
-def until(ws, pred, limit=60):
-    for _ in range(limit):
-        msg = ws.receive_json()
-        if pred(msg):
-            return msg
-    raise AssertionError("expected message never came")
 
 
 def grant_cli(db_url, name):
