@@ -1,16 +1,24 @@
 """Errors raised by the kernel."""
 
+from .i18n import render
+
 
 class GemtableError(Exception):
     """Base class of gemtable errors."""
 
 
 class IllegalAction(GemtableError):
-    """An action a player may not take now; the message names the rule."""
+    """An action a player may not take now; the message names the rule.
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    ``reason`` is the English sentence; ``message`` the same as a message
+    (:mod:`gemtable.core.i18n`) that renders in any language.
+    """
+
+    def __init__(self, reason: "str | dict") -> None:
+        text = render(reason)
+        super().__init__(text)
+        self.reason = text
+        self.message = reason
 
 
 class DataError(GemtableError):

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from . import i18n
 from .actions import Action, ActionSpace
 from .errors import IllegalAction, OptionError
 from .rng import Rng
@@ -155,18 +158,23 @@ class Game:
             sets = [dict(s, **{opt.name: c}) for s in sets for c in opt.choices]
         return sets
 
-    def rules_text(self) -> str:
-        if self.rules_path is None:
-            return ""
-        with open(self.rules_path, encoding="utf-8") as fh:
-            return fh.read()
+    @property
+    def domains(self) -> tuple[Path, ...]:
+        """Where this game's texts are translated: the ``locale`` folder of its package
+        (beside the module that defines its state class), then the kernel's."""
+        module = sys.modules.get(self.state_class.__module__)
+        here = Path(module.__file__).resolve().parent / "locale" if module and module.__file__ else None
+        return (here, i18n.CORE_DOMAIN) if here is not None else (i18n.CORE_DOMAIN,)
 
-    def play_text(self) -> str:
-        """The players' how-to-play (Markdown), or "" when the game has none."""
-        if self.play_path is None:
-            return ""
-        with open(self.play_path, encoding="utf-8") as fh:
-            return fh.read()
+    def rules_text(self, lang: str = i18n.SOURCE) -> str:
+        """The rules summary (Markdown) in ``lang``: ``RULES.<lang>.md`` beside ``RULES.md``
+        when the game has one, else the English."""
+        return _read_in(self.rules_path, lang)
+
+    def play_text(self, lang: str = i18n.SOURCE) -> str:
+        """The players' how-to-play (Markdown) in ``lang`` (``PLAY.<lang>.md``, else the
+        English), or "" when the game has none."""
+        return _read_in(self.play_path, lang)
 
     def describe(self) -> dict[str, Any]:
         """JSON description for lobbies and `gemtable games`."""
@@ -378,17 +386,31 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _read_in(path: str | Path | None, lang: str) -> str:
+    if path is None:
+        return ""
+    path = Path(path)
+    translated = path.with_name(f"{path.stem}.{lang}{path.suffix}")
+    if lang != i18n.SOURCE and translated.is_file():
+        path = translated
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
 def canonical(data: Any) -> str:
     """Canonical JSON text (sorted keys, no spaces): equal states give equal bytes."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def format_text(text: str, names: Iterable[str]) -> str:
-    """Put seat names into an event text's {P0}, {P1}… placeholders.
+def format_text(text: "i18n.Message | str", names: Iterable[str], lang: str = i18n.SOURCE,
+                domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> str:
+    """An event text for reading: the message in ``lang`` (see :mod:`gemtable.core.i18n`)
+    with seat names in its {P0}, {P1}… placeholders.
 
     One pass over the template: a name is data, so a name that itself reads
     ``{P1}`` is shown as written and never substituted again.
     """
+    text = i18n.render(text, lang, domains)
     names = list(names)
 
     def seat_name(match: re.Match[str]) -> str:
