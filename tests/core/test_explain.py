@@ -26,7 +26,7 @@ class LeakyState(ToyState):
     def legal_actions(self, player):
         return [PICK[0]] if player in self.to_move() else []
 
-    def why_illegal(self, player, action):
+    def why_illegal(self, player, action, lang="en"):
         return f"Only pick 1 now: the other seat holds a {self.secret[1 - player]}."
 
 

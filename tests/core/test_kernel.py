@@ -88,7 +88,7 @@ def test_result_explains_the_tie_break_only_when_scores_tie():
         def scores(self):
             return list(self._scores)
 
-        def tiebreak_explained(self):
+        def tiebreak_explained(self, lang="en"):
             return "Ties go to the fewest cards."
 
     assert Ended([12, 9]).result()["tiebreak"] == ""

@@ -59,7 +59,7 @@ class ToyState(State):
     def legal_actions(self, player):
         return list(PICK) if player in self.to_move() else []
 
-    def prompt(self, player):
+    def prompt(self, player, lang="en"):
         return f"Round {self.round + 1}: pick 1, 2 or 3 (secretly)."
 
     def _apply(self, player, action, log):
@@ -88,7 +88,7 @@ class ToyState(State):
     def tiebreak(self, player):
         return (-self.secret[player],)
 
-    def tiebreak_explained(self):
+    def tiebreak_explained(self, lang="en"):
         return "Ties go to the lower secret card."
 
     def view(self, player):

@@ -63,7 +63,7 @@ class TurnsState(State):
             acts.append(SHOW)
         return acts + [DONE, PASS]
 
-    def prompt(self, player):
+    def prompt(self, player, lang="en"):
         return "Step, show your card, or end your turn."
 
     def is_checkpoint(self, player, action):

@@ -238,35 +238,43 @@ class State:
         """Carry out a legal action.  Append events to ``log`` unless it is None."""
         raise NotImplementedError  # pragma: no cover - abstract
 
-    def why_illegal(self, player: int, action: Action) -> str:
-        """The rule an action breaks (only called when it is not legal)."""
-        return f"{action.text!r} is not allowed now: {self.prompt(player)}"
+    def say(self, message: i18n.Message | str, lang: str = i18n.SOURCE) -> str:
+        """A message of this game in ``lang`` (its own catalogue first, then the kernel's)."""
+        return i18n.render(message, lang, self.game.domains)
 
-    def prompt(self, player: int) -> str:
-        """What ``player`` must decide now, in one sentence (help text, UI prompt)."""
-        return "Choose an action."
+    def why_illegal(self, player: int, action: Action, lang: str = i18n.SOURCE) -> str:
+        """The rule an action breaks (only called when it is not legal), in ``lang``."""
+        text = action.text if lang == i18n.SOURCE else self.say(i18n.msg(action.text), lang)
+        return self.say(i18n.msg("{action} is not allowed now: {prompt}", action=repr(text),
+                                 prompt=self.prompt(player, lang)), lang)
 
-    def action_text(self, player: int, action: Action) -> str:
-        """How to describe a legal action now (may name what is on the space it points at)."""
-        return action.text
+    def prompt(self, player: int, lang: str = i18n.SOURCE) -> str:
+        """What ``player`` must decide now, in one sentence (help text, UI prompt), in ``lang``."""
+        return self.say(i18n.msg("Choose an action."), lang)
 
-    def check(self, player: int, action: Action) -> str | None:
-        """None if ``player`` may take ``action`` now, else a reason naming the rule."""
+    def action_text(self, player: int, action: Action, lang: str = i18n.SOURCE) -> str:
+        """How to describe a legal action now (may name what is on the space it points at),
+        in ``lang``."""
+        return action.text if lang == i18n.SOURCE else self.say(i18n.msg(action.text), lang)
+
+    def check(self, player: int, action: Action, lang: str = i18n.SOURCE) -> str | None:
+        """None if ``player`` may take ``action`` now, else a reason naming the rule, in ``lang``."""
         if self.is_over():
-            return "The game is over: no more actions can be taken."
+            return self.say(i18n.msg("The game is over: no more actions can be taken."), lang)
         movers = self.to_move()
         if player not in movers:
             if not 0 <= player < self.num_players:
-                return f"There is no seat {player} in a {self.num_players}-player game."
-            waiting = ", ".join(f"seat {p + 1}" for p in movers)
-            return f"It is not your turn: waiting for {waiting}."
+                return self.say(i18n.msg("There is no seat {seat} in a {players}-player game.",
+                                         seat=player, players=self.num_players), lang)
+            waiting = [i18n.msg("seat {number}", number=p + 1) for p in movers]
+            return self.say(i18n.msg("It is not your turn: waiting for {seats}.", seats=waiting), lang)
         if not isinstance(action, Action) or action.game_id != self.game.id:
-            return f"That is not a {self.game.title} action."
+            return self.say(i18n.msg("That is not a {game} action.", game=self.game.title), lang)
         if action in self.legal_actions(player):
             return None
-        return self.why_illegal(player, action)
+        return self.why_illegal(player, action, lang)
 
-    def explain(self, player: int, action: Action) -> str | None:
+    def explain(self, player: int, action: Action, lang: str = i18n.SOURCE) -> str | None:
         """``check(player, action)`` answered from what ``player`` may see.
 
         The reason is worked out on a determinization of ``player``'s view (with a fixed
@@ -276,8 +284,8 @@ class State:
         with; the legality itself never depends on what the seat cannot see.
         """
         if not isinstance(player, int) or not 0 <= player < self.num_players:
-            return self.check(player, action)
-        return self.determinize(player, Rng(0)).check(player, action)
+            return self.check(player, action, lang)
+        return self.determinize(player, Rng(0)).check(player, action, lang)
 
     def apply(self, player: int, action: Action) -> list[Event]:
         """Validate and carry out; raises IllegalAction leaving the state untouched."""
@@ -350,7 +358,8 @@ class State:
             "tiebreak": self.tiebreak_explained() if tied else "",
         }
 
-    def tiebreak_explained(self) -> str:
+    def tiebreak_explained(self, lang: str = i18n.SOURCE) -> str:
+        """How a tie on points was broken, in ``lang`` ("" when the game has no tiebreak)."""
         return ""
 
     # -- information ---------------------------------------------------------------

@@ -572,7 +572,7 @@ class DiamondsClubState(State):
         ss = [v for v in range(NV) if ships[p * NV + v]] or [0]
         return [(c, m, s) for c in cs for m in ms for s in ss if (c >= 0) + (m > 0) + (s > 0) >= 1]
 
-    def action_text(self, player: int, action: Action) -> str:
+    def action_text(self, player: int, action: Action, lang: str = "en") -> str:
         """The action's text naming what is on the market space / track / board it points at now."""
         t = action.type
         if t == "buy":
@@ -597,7 +597,7 @@ class DiamondsClubState(State):
             return f"{action.text} (the {tile_label(b)} pile has {self.tiles[b]} tiles)"
         return action.text
 
-    def prompt(self, player: int) -> str:
+    def prompt(self, player: int, lang: str = "en") -> str:
         if self.phase == OVER:
             return "The game is over."
         if player != self.order[self.oi]:
@@ -619,7 +619,7 @@ class DiamondsClubState(State):
             return f"Choose the gems to pay {self.price(self.pend, player)} for the {tile_label(self.ptile)}."
         return "Build one landscape tile from a price board or pass for the rest of this phase."
 
-    def why_illegal(self, player: int, action: Action) -> str:
+    def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
         p = player
         t = action.type
         phase = self.phase
@@ -1132,7 +1132,7 @@ class DiamondsClubState(State):
             return (-1,)
         return (sum(self.gems[player * 5:player * 5 + 5]),)
 
-    def tiebreak_explained(self) -> str:
+    def tiebreak_explained(self, lang: str = "en") -> str:
         return ("Ties are broken by the most gems left (diamonds included); players still tied share the "
                 "place. Players who did not cover their mandatory spaces are not scored and rank last.")
 

@@ -744,11 +744,11 @@ class GlassworksState(State):
     def tiebreak(self, player: int) -> tuple:
         return (-len(self.overflow[player]),)
 
-    def tiebreak_explained(self) -> str:
+    def tiebreak_explained(self, lang: str = "en") -> str:
         return "Equal scores: fewer pieces in overflow wins; still equal: the victory is shared."
 
     # -- information ---------------------------------------------------------------------------
-    def prompt(self, player: int) -> str:
+    def prompt(self, player: int, lang: str = "en") -> str:
         if self.phase == OVER:
             return "The game is over."
         if player != self.current:
@@ -766,7 +766,7 @@ class GlassworksState(State):
             return "Choose which new colour opens your next free column."
         return f"Your satchel holds at most {CAPACITY}: choose a piece to put in overflow."
 
-    def why_illegal(self, player: int, action: Action) -> str:
+    def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
         kind, a, b, c = INFO_T[action.id]
         phase = self.phase
         if phase == GATHER:

@@ -725,7 +725,7 @@ class MilleFioriState(State):
                     points[owner[x]] += per
 
     # -- explanations -------------------------------------------------------------------
-    def prompt(self, player: int) -> str:
+    def prompt(self, player: int, lang: str = "en") -> str:
         ph = self.phase
         if ph == OVER:
             return "The game is over."
@@ -742,7 +742,7 @@ class MilleFioriState(State):
                     "or sail your ship by its wheel number.")
         return f"You may play an extra card from the face-up display ({self.extras} to play), or decline."
 
-    def why_illegal(self, player: int, action) -> str:
+    def why_illegal(self, player: int, action, lang: str = "en") -> str:
         ph = self.phase
         t = action.type
         if ph == PICKING:
@@ -795,7 +795,7 @@ class MilleFioriState(State):
     def tiebreak(self, player: int) -> tuple:
         return (-self.diamonds_left(player),)
 
-    def tiebreak_explained(self) -> str:
+    def tiebreak_explained(self, lang: str = "en") -> str:
         return "Ties are broken by fewer diamonds left (personal supply and set-aside); still tied: shared."
 
     # -- information -------------------------------------------------------------------------

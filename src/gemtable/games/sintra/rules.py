@@ -594,12 +594,12 @@ class SintraState(State):
     def tiebreak(self, player: int) -> tuple:
         return (-self.lost[player],)
 
-    def tiebreak_explained(self) -> str:
+    def tiebreak_explained(self, lang: str = "en") -> str:
         return ("Tied players: the one who lost fewer points to broken glass wins; "
                 "still tied, they share the victory.")
 
     # ------------------------------------------------------------------ explanations
-    def prompt(self, player: int) -> str:
+    def prompt(self, player: int, lang: str = "en") -> str:
         if self.phase == OVER:
             return "The game is over."
         if player != self.cur:
@@ -629,7 +629,7 @@ class SintraState(State):
         return (f" \u2014 warning: all of them break (no strip under or right of your glazier "
                 f"has an empty {COLOURS[c]} or joker space)")
 
-    def action_text(self, player: int, action: Action) -> str:
+    def action_text(self, player: int, action: Action, lang: str = "en") -> str:
         """A legal action described with what it does now (counts, fitting panes)."""
         t = action.type
         if t == "take_factory":
@@ -652,7 +652,7 @@ class SintraState(State):
                     + (", completes it" if done else ""))
         return action.text
 
-    def why_illegal(self, player: int, action: Action) -> str:
+    def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
         t = action.type
         p = player
         if self.phase == CHOOSE:

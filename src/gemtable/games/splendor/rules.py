@@ -453,7 +453,7 @@ class SplendorState(State):
     def tiebreak(self, player: int) -> tuple:
         return (-self.ncards[player],)
 
-    def tiebreak_explained(self) -> str:
+    def tiebreak_explained(self, lang: str = "en") -> str:
         best = max(self.pts)
         tied = [p for p in range(self.num_players) if self.pts[p] == best]
         if len(tied) < 2:
@@ -473,7 +473,7 @@ class SplendorState(State):
         return f"The game ends. {who} win{'s' if len(wins) == 1 else ''} with {max(self.pts)} points."
 
     # -- rules named in errors -------------------------------------------------------
-    def prompt(self, player: int) -> str:
+    def prompt(self, player: int, lang: str = "en") -> str:
         if self.phase == OVER:
             return "The game is over."
         if player != self.cur:
@@ -487,7 +487,7 @@ class SplendorState(State):
             return f"Choose how much gold to spend on {card_text(self.pend)}."
         return "Take gems, reserve a card or buy a card."
 
-    def why_illegal(self, player: int, action: Action) -> str:
+    def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
         code, arg = DECODE_T[action.id]
         phase = self.phase
         if phase == RETURN and code != T_RETURN:
