@@ -65,7 +65,14 @@ def msgp(context: str, text: str, **params: Any) -> Message:
     return out
 
 
-EXTRACT_KEYWORDS = {"msg": None, "msgn": (1, 2), "msgp": ((1, "c"), 2)}
+def mark(text: str) -> str:
+    """``text`` itself, marked for the extractor: for English words kept as plain strings
+    (an option's label, a game's title) and translated where they are shown, with
+    ``render(msg(text), lang, domains)``."""
+    return text
+
+
+EXTRACT_KEYWORDS = {"msg": None, "msgn": (1, 2), "msgp": ((1, "c"), 2), "mark": None}
 """How Babel's extractor finds messages in Python code (``pybabel extract -k``)."""
 
 
