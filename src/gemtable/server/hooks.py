@@ -143,6 +143,11 @@ class TableHooks:
     async def took_over(self, table: LiveTable) -> None:
         """This worker now drives the table (its lease): bots, clocks."""
 
+    def site_notice(self, kind: str, msg: dict[str, Any]) -> None:
+        """Another worker published a notice about no one table (``bus.SITE`` as its table):
+        ``kind`` and the notice's fields, for the feature that publishes that kind.  Called on
+        the event loop; it must not block (start a task for database work)."""
+
     # -- life -------------------------------------------------------------------------------
     def start(self) -> None:
         """The server started (its event loop runs)."""
@@ -267,6 +272,10 @@ class Hooks(TableHooks):
     async def took_over(self, table):
         for f in self.features:
             await f.took_over(table)
+
+    def site_notice(self, kind, msg):
+        for f in self.features:
+            f.site_notice(kind, msg)
 
     def start(self):
         for f in self.features:
