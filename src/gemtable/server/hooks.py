@@ -82,6 +82,11 @@ class TableHooks:
         """An action was committed here and sent (only at the worker that committed it, once per
         action): who is to move may have changed (turn alerts)."""
 
+    def turns_changed(self, table: LiveTable) -> None:
+        """Who the table waits for may have changed without a new action: moves were taken back
+        (undo) or a seat taken back from its stand-in bot, here, and the new state was sent (turn
+        alerts, as after ``moved``)."""
+
     def bot_plays(self, table: LiveTable, seat: int) -> bool:
         """Whether a bot plays this human seat now (a stand-in); bots' own seats always do."""
         return False
@@ -209,6 +214,10 @@ class Hooks(TableHooks):
     def moved(self, table, version):
         for f in self.features:
             f.moved(table, version)
+
+    def turns_changed(self, table):
+        for f in self.features:
+            f.turns_changed(table)
 
     def bot_plays(self, table, seat):
         return any(f.bot_plays(table, seat) for f in self.features)
