@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import json
 import threading
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sqlalchemy import event, select, update
+
+from gemtable.server import listing, ratings
+from gemtable.server.db import PlayerRow, RatingRow, TableRow, utcnow
 
 from .test_players import named, other
 from .test_robustness import JSON, SETTINGS
@@ -212,6 +218,101 @@ def test_play_now_never_500s(client, body):
     ann = named(client, f"Fuzz{next(FUZZED)}", host="203.0.113.60")
     r = ann.post("/api/lobby/play", json=body)
     assert r.status_code in (200, 422, 404), (body, r.status_code, r.text)
+
+
+# -- Play now by rating ---------------------------------------------------------------------
+def rated(client, name, mu, game="toy"):
+    """Give the player called ``name`` a rating of ``mu`` in ``game``."""
+    with client.app.state.manager.db.session() as s:
+        pid = s.scalar(select(PlayerRow.id).where(PlayerRow.name == name))
+        s.add(RatingRow(game_id=game, subject=f"p:{pid}", mu=mu, sigma=2.0, games=20, updated_at=utcnow()))
+        s.commit()
+
+
+def waited(client, table_id, seconds):
+    """Make the table look as if it was opened ``seconds`` ago."""
+    with client.app.state.manager.db.session() as s:
+        s.execute(update(TableRow).where(TableRow.id == table_id)
+                  .values(created_at=utcnow() - dt.timedelta(seconds=seconds)))
+        s.commit()
+
+
+def test_play_now_seats_you_with_the_players_nearest_your_rating(client):
+    _, older = open_table(client, "Low")
+    rated(client, "Low", 10.0)
+    _, newer = open_table(client, "Near")
+    rated(client, "Near", 31.0)
+    sam = named(client, "Sam", host="203.0.113.70")
+    rated(client, "Sam", 30.0)
+    r = play(sam, players=2)
+    assert r.status_code == 200, r.text
+    assert r.json()["table"]["id"] == newer and r.json()["new"] is False
+    # a guest counts with the default rating (25): the low-rated player is still far, but the
+    # only one waiting: taken rather than a new table opened
+    guest = named(client, "Gus", host="203.0.113.71")
+    assert play(guest, players=2).json()["table"]["id"] == older
+
+
+def test_the_window_widens_while_a_table_waits_and_a_far_table_is_still_taken(client):
+    _, old_far = open_table(client, "Old")  # 18 points away, but it has waited ten minutes
+    rated(client, "Old", 12.0)
+    waited(client, old_far, 600)
+    _, far = open_table(client, "Far")  # 25 points away
+    rated(client, "Far", 5.0)
+    waited(client, far, 20)
+    _, mid = open_table(client, "Mid")  # 6 points away: nearer, yet outside a new table's window
+    rated(client, "Mid", 24.0)
+    seekers = []
+    for i in range(3):
+        seekers.append(named(client, f"S{i}", host=f"203.0.113.{80 + i}"))
+        rated(client, f"S{i}", 30.0)
+    got = [play(who, players=2).json() for who in seekers]
+    # the table that waited long enough for its window to reach the seeker comes first; then
+    # the nearest of those outside their window; the far one is still taken when it is the last
+    assert [g["table"]["id"] for g in got] == [old_far, mid, far]
+    assert not any(g["new"] for g in got)
+
+
+def test_the_matcher_ranks_by_distance_within_widening_windows_ties_by_age():
+    now = dt.datetime(2030, 1, 1, 12, 0, 0)
+    seeker = listing.Seeker(None, "toy", 2, None, rating=30.0)
+
+    def cand(name, age, *ratings):
+        return listing.Candidate(name, now - dt.timedelta(seconds=age), tuple(f"p{i}" for i in range(len(ratings))),
+                                 tuple(ratings))
+
+    m = listing.Matcher()
+    ranked = m.rank(seeker, [cand("young-near", 1, 31.5), cand("old-far", 900, 5.0), cand("young-far", 2, 12.0),
+                             cand("mid", 5, 29.0, 33.2), cand("tie-newer", 3, 30.4), cand("tie-older", 4, 29.8),
+                             cand("empty", 6)], now)
+    # in their windows: nearest first in whole points (29/33.2 averages 2.1 points away), equal
+    # ones by age; old-far is 25 points away but has waited 15 minutes; young-far last
+    assert [c.table_id for c in ranked] == ["empty", "tie-older", "tie-newer", "young-near", "mid", "old-far",
+                                            "young-far"]
+    # the window reaches a table's players after a while, and not before
+    assert m.reach(cand("x", 0, 1.0), now) == m.window
+    assert m.reach(cand("x", 100, 1.0), now) == pytest.approx(m.window + 100 * m.widen)
+    # a seeker without a rating counts at the default one
+    assert m.distance(listing.Seeker(None, "toy", 2, None), cand("x", 0, ratings.DEFAULT_SKILL + 4)) == 4.0
+
+
+def test_play_now_reads_every_candidates_ratings_in_one_query(client):
+    for i in range(6):
+        open_table(client, f"Host{i}")
+        rated(client, f"Host{i}", 20.0 + i)
+    seeker = named(client, "Quinn", host="203.0.113.90")
+    statements: list[str] = []
+
+    def seen(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    engine = client.app.state.manager.db.engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        assert play(seeker, players=2).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    assert len([q for q in statements if "gt_ratings" in q]) == 1, statements
 
 
 def test_play_now_at_two_workers_at_once_shares_one_table(postgres_url, toy_registered):

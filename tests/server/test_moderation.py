@@ -167,6 +167,24 @@ def test_a_ban_closes_the_players_open_socket_at_once_and_keeps_them_out(db_url,
     assert [a.action for a in rows(client, AuditRow)] == ["grant", "ban", "unban"]
 
 
+def test_a_ban_closes_the_sockets_where_the_player_only_watches(db_url, client):
+    ada, ann, bob, _, _ = site(client, db_url)
+    cara = account(client, "Cara", host="203.0.113.33")
+    watched = create(cara, seats=[{"kind": "me"}, {"kind": "open"}])["table"]["id"]  # Bob does not sit here
+    with seat_socket(bob, watched) as b, seat_socket(ann, watched) as a, seat_socket(client, watched) as nobody:
+        for ws in (a, b, nobody):
+            until(ws, lambda m: m["type"] == "state")
+        r = act(ada, "ban", player="Bob", minutes=60, reason="abuse")
+        assert r.status_code == 200 and r.json()["closed"] == 1, r.text
+        with pytest.raises(WebSocketDisconnect) as exc:
+            until(b, lambda m: False)
+        assert exc.value.code == modmod.CLOSE_BANNED and "abuse" in exc.value.reason
+        # the other spectators watch on: another player, and a browser with no player
+        for ws in (a, nobody):
+            ws.send_json({"type": "ping"})
+            assert until(ws, lambda m: m["type"] == "pong")
+
+
 def test_an_admin_cannot_ban_themself_or_nobody(db_url, client):
     ada, *_ = site(client, db_url)
     assert act(ada, "ban", player="Ada").status_code == 409
@@ -305,8 +323,9 @@ def test_no_address_session_or_player_id_in_the_audit_log_or_the_server_log(db_u
 # -- two workers on PostgreSQL -------------------------------------------------------------------------
 def test_a_ban_and_a_hidden_line_made_at_one_worker_reach_sockets_at_the_other(workers, postgres_url):
     """Ann and Bob have their sockets at worker B; the admin acts at worker A.  The hidden line
-    changes on Ann's page at once; the ban closes Bob's socket at once (its close code), and
-    Ann's socket stays open; the table closed at A ends on Ann's page."""
+    changes on Ann's page at once; the ban closes Bob's socket at once (its close code), and the
+    one where he only watches another table; Ann's sockets stay open; the table closed at A ends
+    on Ann's page."""
     from .test_seat_authority import Socket
 
     a, b = workers(2)
@@ -321,10 +340,16 @@ def test_a_ban_and_a_hidden_line_made_at_one_worker_reach_sockets_at_the_other(w
         assert r.status_code == 201, r.text
         tid, ann_token = r.json()["table"]["id"], r.json()["seats"][0]["token"]
         bob_token = bob.post(f"/api/tables/{tid}/join", json={}).json()["token"]
+        # a second table where Bob only watches (his browser's socket, at B)
+        r = ann.post("/api/tables", json={"game": "splendor", "players": 2,
+                                          "seats": [{"kind": "me"}, {"kind": "open"}]})
+        assert r.status_code == 201, r.text
+        watched = r.json()["table"]["id"]
         at_ann, at_bob = Socket(b.port, tid, ann_token), Socket(b.port, tid, bob_token)
+        bob_watching, ann_watching = Socket(b.port, watched, None, bob.cookies), Socket(b.port, watched, None, ann.cookies)
         try:
-            at_ann.until(lambda m: m["type"] == "state")
-            at_bob.until(lambda m: m["type"] == "state")
+            for sock in (at_ann, at_bob, bob_watching, ann_watching):
+                sock.until(lambda m: m["type"] == "state")
             at_bob.send({"type": "chat", "text": "a rude remark"})
             line = at_ann.until(lambda m: m["type"] == "chat" and m["line"]["name"] == "Bob")["line"]
             assert ada.post("/api/admin/hide", json={"chat_id": line["id"]}).status_code == 200
@@ -335,16 +360,19 @@ def test_a_ban_and_a_hidden_line_made_at_one_worker_reach_sockets_at_the_other(w
             assert r.status_code == 200, r.text
             at_bob.rest(timeout=10)
             assert at_bob.code == modmod.CLOSE_BANNED
+            bob_watching.rest(timeout=10)
+            assert bob_watching.code == modmod.CLOSE_BANNED
             assert time.monotonic() - started < 5
-            at_ann.send({"type": "ping"})
-            assert at_ann.until(lambda m: m["type"] == "pong")
+            for sock in (at_ann, ann_watching):
+                sock.send({"type": "ping"})
+                assert sock.until(lambda m: m["type"] == "pong")
             # the table closed at A ends at once on Ann's page at B, unrated
             r = ada.post("/api/admin/close", json={"table": tid, "note": "Abuse at the table."})
             assert r.status_code == 200, r.text
             over = at_ann.until(lambda m: m["type"] == "state" and m["over"], timeout=10)
             assert over["result"]["ended_by"] == "closed" and over["result"]["note"] == "Abuse at the table."
         finally:
-            at_ann.close()
-            at_bob.close()
+            for sock in (at_ann, at_bob, bob_watching, ann_watching):
+                sock.close()
     for w in (a, b):
         assert w.errors() == []

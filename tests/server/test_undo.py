@@ -14,9 +14,13 @@ from sqlalchemy import func, select
 
 from gemtable.core import Rng
 from gemtable.games.registry import all_games, get_game
+from gemtable.server import create_app
 from gemtable.server.db import ActionRow, ChatRow
+from gemtable.server.limits import Limits
 
 from .conftest import create, seat_socket
+from .test_lobby import wait_for
+from .test_players import named
 from .toy_turns import TURNS_GAME
 
 HUMANS2 = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
@@ -324,3 +328,29 @@ def test_nothing_private_reaches_another_seat_through_undo_chat_or_clocks(client
         if who is not None:
             assert re.search(names[who] + r" draws a \d", blob)  # the seat itself does see its draws
     assert "nice draw" in "\n".join(raw[None])
+
+
+def test_the_your_turn_list_follows_an_undo(db_url, turns):
+    """Ann against a slow bot: her move passes the turn to the bot, so no table waits for her; she
+    takes the move back and the table waits for her again: her "your turn" list says so."""
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(db_url, bot_delay=60.0, limits=Limits.relaxed())) as client:
+        ann = named(client, "Ann", host="203.0.113.20")
+        res = create(ann, game="turns", seats=[{"kind": "me"}, {"kind": "bot", "bot": "random"}], seed=2)
+        tid, token = res["table"]["id"], res["seats"][0]["token"]
+
+        def listed():
+            return [t["table"] for t in ann.get("/api/me/turns").json()["turns"]]
+
+        with seat_socket(ann, tid, token) as ws:
+            state_msg(ws)
+            act(client, tid, token, step(1), 0)  # a free move: still hers
+            assert wait_for(lambda: listed() == [tid])
+            act(client, tid, token, {"type": "pass"}, 1)
+            until(ws, lambda m: m["type"] == "state" and m["to_move"] == [1])
+            assert wait_for(lambda: listed() == [])  # the bot's (thinking for a minute)
+            ws.send_json({"type": "undo"})
+            back = until(ws, lambda m: m["type"] == "state" and m["version"] < 2)
+            assert back["to_move"] == [0]
+            assert wait_for(lambda: listed() == [tid])  # hers again

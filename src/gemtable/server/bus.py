@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("gemtable.server")
 
 CHANNEL = "gemtable"
+SITE = ""  # the table id of a notice about no one table: it goes to ``TableHooks.site_notice``
 NOTICE_MAX = 7900  # bytes of a notice's payload (PostgreSQL refuses 8000 and more)
 LOCK_SPACE = 7469767361  # seed of hashtextextended(): the lock keys of table leases
 

@@ -1,9 +1,11 @@
 """The community between visits: turn alerts (mail, the "your turn" list), friends, blocks and
 invitations to a seat.
 
-Turn alerts plug into the table core through the ``moved`` hook (an action committed here) and
-``seats_changed`` (a game started): the players a table now waits for are written to
-``gt_turns`` (behind the table's move number, so an older writer changes nothing), and each of
+Turn alerts plug into the table core through the ``moved`` hook (an action committed here),
+``turns_changed`` (moves taken back, a seat taken back from its stand-in) and ``seats_changed``
+(a game started): the players a table now waits for are written to ``gt_turns`` (behind the
+table's revision, which every stored change moves forward, an undo too, so an older writer
+changes nothing), and each of
 them whose page is not open at the table and who asked for it gets a mail (queued, mail.py) —
 at most one per table per ``MailSettings.throttle``, and at most ``hourly`` an hour.  Players
 who chose the daily digest get one mail a day listing every table waiting for them; players
@@ -326,19 +328,22 @@ class Community(TableHooks):
     def moved(self, table: LiveTable, version: int) -> None:
         actions = table.match.actions
         actor = table.seats[actions[version - 1][0]].player if 0 < version <= len(actions) else None
-        self._turns_changed(table, version, actor)
+        self._turns_changed(table, actor)
+
+    def turns_changed(self, table: LiveTable) -> None:
+        self._turns_changed(table, None)
 
     def seats_changed(self, table: LiveTable, event: str | None, name: str | None, started: bool) -> None:
         self._spawn(self.refresh_blocks([table]))
         if started:
-            self._turns_changed(table, table.version, None)
+            self._turns_changed(table, None)
 
     def presence_lost(self, table: LiveTable, seats: set[int]) -> None:
         # a player who left the table while it waits for them is now waiting elsewhere: listed, mailed
         if not table.waiting and not table.over and seats & set(table.state.to_move()):
-            self._turns_changed(table, table.version, None)
+            self._turns_changed(table, None)
 
-    def _turns_changed(self, table: LiveTable, version: int, actor: str | None) -> None:
+    def _turns_changed(self, table: LiveTable, actor: str | None) -> None:
         """Write who the table waits for among the players not at it.  A player at the table sees
         their turn there, so a table whose movers are all present writes nothing (a busy table
         of people playing live costs no database work here); when one of them leaves while it is
@@ -351,7 +356,7 @@ class Community(TableHooks):
             return  # the same players still to move (bots' moves, another seat's pick): nothing new
         rec.movers = tuple(away)
         others = {p: [s.name for s in table.seats if s.player != p] for p in away}
-        self._spawn(self._record(table.id, table.game.id, version, away, set(), others, actor))
+        self._spawn(self._record(table.id, table.game.id, table.rev, away, set(), others, actor))
 
     def _note_here(self, table_id: str, present: set[str]) -> None:
         for pid in [p for p, tables in self._here.items() if table_id in tables and p not in present]:
@@ -361,10 +366,10 @@ class Community(TableHooks):
         for pid in present:
             self._here.setdefault(pid, {}).setdefault(table_id, utcnow())
 
-    async def _record(self, table_id: str, game_id: str, version: int, movers: list[str], present: set[str],
+    async def _record(self, table_id: str, game_id: str, rev: int, movers: list[str], present: set[str],
                       others: dict[str, list[str]], actor: str | None) -> None:
         try:
-            queued = await self.db(self.record_turns, table_id, game_id, version, movers, present, others, actor)
+            queued = await self.db(self.record_turns, table_id, game_id, rev, movers, present, others, actor)
         except Exception as exc:  # (named by its type only: a message could hold an address)
             log.error("turn alerts of table %s failed (%s)", table_id, type(exc).__name__)
             return
@@ -373,10 +378,10 @@ class Community(TableHooks):
 
     def record_turns(self, table_id: str, game_id: str, version: int, movers: list[str], present: set[str],
                      others: dict[str, list[str]], actor: str | None = None) -> int:
-        """(A database thread) The table's turn rows for move ``version``, and the turn mails; how
-        many mails were queued.  A turn is new for a player the table did not wait for, or who just
-        moved (``actor``) and is to move again.  Nothing changes when a later move was recorded
-        already."""
+        """(A database thread) The table's turn rows at its revision ``version`` (``LiveTable.rev``),
+        and the turn mails; how many mails were queued.  A turn is new for a player the table did
+        not wait for, or who just moved (``actor``) and is to move again.  Nothing changes when a
+        later revision was recorded already."""
         now = utcnow()
         v, t = TurnVersionRow.__table__, TurnRow.__table__
         with self.m.db.session() as s:

@@ -690,12 +690,13 @@ class TurnRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
     game_id: Mapped[str] = mapped_column(String(64))
-    version: Mapped[int] = mapped_column(Integer)  # the table's move number when this was written
+    version: Mapped[int] = mapped_column(Integer)  # the table's revision (``rev``) when this was written
     since: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
 
 
 class TurnVersionRow(Base):
-    """The move number the table's ``TurnRow``s belong to: an older writer changes nothing."""
+    """The table revision the table's ``TurnRow``s belong to: an older writer changes nothing.
+    (A revision, not a move number: an undo lowers the move number, never the revision.)"""
 
     __tablename__ = "gt_turn_versions"
 

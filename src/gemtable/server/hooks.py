@@ -82,6 +82,11 @@ class TableHooks:
         """An action was committed here and sent (only at the worker that committed it, once per
         action): who is to move may have changed (turn alerts)."""
 
+    def turns_changed(self, table: LiveTable) -> None:
+        """Who the table waits for may have changed without a new action: moves were taken back
+        (undo) or a seat taken back from its stand-in bot, here, and the new state was sent (turn
+        alerts, as after ``moved``)."""
+
     def bot_plays(self, table: LiveTable, seat: int) -> bool:
         """Whether a bot plays this human seat now (a stand-in); bots' own seats always do."""
         return False
@@ -142,6 +147,11 @@ class TableHooks:
 
     async def took_over(self, table: LiveTable) -> None:
         """This worker now drives the table (its lease): bots, clocks."""
+
+    def site_notice(self, kind: str, msg: dict[str, Any]) -> None:
+        """Another worker published a notice about no one table (``bus.SITE`` as its table):
+        ``kind`` and the notice's fields, for the feature that publishes that kind.  Called on
+        the event loop; it must not block (start a task for database work)."""
 
     # -- life -------------------------------------------------------------------------------
     def start(self) -> None:
@@ -205,6 +215,10 @@ class Hooks(TableHooks):
         for f in self.features:
             f.moved(table, version)
 
+    def turns_changed(self, table):
+        for f in self.features:
+            f.turns_changed(table)
+
     def bot_plays(self, table, seat):
         return any(f.bot_plays(table, seat) for f in self.features)
 
@@ -267,6 +281,10 @@ class Hooks(TableHooks):
     async def took_over(self, table):
         for f in self.features:
             await f.took_over(table)
+
+    def site_notice(self, kind, msg):
+        for f in self.features:
+            f.site_notice(kind, msg)
 
     def start(self):
         for f in self.features:

@@ -64,6 +64,9 @@ class Subscriber:
         self.on_drop = on_drop
         self.dropped: tuple[int, str] | None = None
         self.address = ""  # the client's address (a spectator's chat allowance is per address)
+        # the player whose browser opened it (its cookie; None: no player): a spectator is known
+        # by it alone (a ban closes the banned player's spectator sockets too)
+        self.player: str | None = None
         self.writer: asyncio.Task | None = None
 
     def start(self) -> None:

@@ -523,6 +523,7 @@ class InPlay(Clockwork, TableHooks):
             rec(table).play = new
         self._push_lines(table, lines)
         self.m.broadcast(table)
+        self.m.hooks.turns_changed(table)  # the seat waits for its player again, no longer for a bot
 
     @retrying
     async def undo(self, table: LiveTable, seat: int | None) -> int:
@@ -561,6 +562,7 @@ class InPlay(Clockwork, TableHooks):
                 sub.sent_version = -1  # the log shrank: everyone starts again from their own view
         self.m.broadcast(table)
         self._push_lines(table, lines)
+        self.m.hooks.turns_changed(table)  # the table may wait for someone else now (turn alerts)
         self.m.wake_bots(table)
         return n
 

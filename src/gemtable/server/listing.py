@@ -8,8 +8,8 @@ and the same cursor gives the same page.  As in the plain listing, one creator's
 at most ``Limits.lobby_per_creator`` tables in it.
 
 **Play now** (``POST /api/lobby/play``): a player asks for a game (optionally a player count
-and a time control) and is seated at the oldest matching table that waits for players and that
-they may join, or, when none does, at a new table of their own whose other seats are open.
+and a time control) and is seated at a matching table that waits for players and that they may
+join, or, when none does, at a new table of their own whose other seats are open.
 Matching never offers a private table, a table whose creator chose the seed (they may know
 the hidden cards), a table that has started, a full one, or one whose host removed the player.
 A player already waiting at a matching table is sent back there.
@@ -18,9 +18,16 @@ Finding a table and opening one is one step for each game (a lock per game in th
 and, on PostgreSQL, an advisory lock across workers): two players pressing Play now at once
 do not both open a table; the second sits down at the first one's.
 
-Which of the matching tables comes first is ``Matcher.rank``'s choice: today the oldest.  A
-rating-aware matcher would rank the same candidates by how close their players' ratings are
-to the seeker's (``Seeker`` carries the player; ``Candidate`` the seated players' ids).
+Which of the matching tables comes first is ``Matcher.rank``'s choice, by rating as on chess
+sites.  Every player counts with their rating for that game (ratings.py; a guest or a player
+not rated yet with the default one), and a table's distance from the seeker is how far, on
+average, its seated players' ratings are from the seeker's.  Each table has a window that
+starts at ``Matcher.window`` rating points and widens by ``Matcher.widen`` a second while the
+table waits.  Tables whose distance is inside their window come first, the nearest first; then
+the others, the nearest first, so a table whose players nobody near their rating comes for is
+still taken when nothing better is there: nobody waits forever.  Distances are compared in
+whole points (a smaller difference is noise in a rating); equal ones go to the table that has
+waited longest.  The ratings of every candidate's players are read in one query.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import dataclasses
 import datetime as dt
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -36,8 +44,8 @@ from typing import Any
 
 from sqlalchemy import and_, exists, func, or_, select, text
 
-from . import lobby
-from .db import ActionRow, KickedRow, PlayerRow, PlayRow, SeatRow, TableRow
+from . import lobby, ratings
+from .db import ActionRow, KickedRow, PlayerRow, PlayRow, SeatRow, TableRow, utcnow
 from .limits import shown
 from .table import LiveTable, Rejected
 from .tables import TableManager
@@ -45,7 +53,8 @@ from .tables import TableManager
 CLOCK_MODES = ("none", "realtime", "turn")
 PER_PAGE = 20
 MAX_PER_PAGE = 50
-MAX_CANDIDATES = 20  # open tables tried by one Play now before it opens a table
+MAX_CANDIDATES = 200  # waiting tables (the oldest) one Play now ranks
+MAX_TRIES = 20  # of those, the best ones it tries to join before it opens a table
 
 
 # -- filters ------------------------------------------------------------------------------
@@ -212,12 +221,14 @@ async def page(manager: TableManager, f: Filters, after: tuple[dt.datetime, str]
 # -- Play now -------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Seeker:
-    """Who presses Play now, and for what (``players``/``clock`` None: any)."""
+    """Who presses Play now, and for what (``players``/``clock`` None: any); ``rating``: their
+    skill in that game (``ratings.skills``; None: not read yet, counted at the default)."""
 
     player: PlayerRow
     game: str
     players: int | None
     clock: str | None
+    rating: float | None = None
 
 
 @dataclass(frozen=True)
@@ -227,17 +238,38 @@ class Candidate:
     table_id: str
     created_at: dt.datetime
     seated: tuple[str, ...]  # the ids of the players already seated there
+    ratings: tuple[float, ...] = ()  # their skills in the game, in the same order
 
 
 class Matcher:
-    """Orders the candidate tables for a seeker: the oldest first."""
+    """Orders the candidate tables for a seeker by rating, within a window that widens while a
+    table waits (see the module)."""
 
-    def rank(self, seeker: Seeker, candidates: list[Candidate]) -> list[Candidate]:
-        return sorted(candidates, key=lambda c: (c.created_at, c.table_id))
+    window = 3.0  # rating points (OpenSkill's mu) a table just opened accepts either way
+    widen = 0.1  # points more for every second the table has waited: everyone after a few minutes
+
+    def distance(self, seeker: Seeker, cand: Candidate) -> float:
+        """How far the seated players' ratings are from the seeker's, on average (0: nobody seated)."""
+        mine = ratings.DEFAULT_SKILL if seeker.rating is None else seeker.rating
+        return sum(abs(mine - r) for r in cand.ratings) / len(cand.ratings) if cand.ratings else 0.0
+
+    def reach(self, cand: Candidate, now: dt.datetime) -> float:
+        """The table's window: how far from its players' ratings it accepts a seeker by now."""
+        return self.window + self.widen * max(0.0, (now - cand.created_at).total_seconds())
+
+    def rank(self, seeker: Seeker, candidates: list[Candidate], now: dt.datetime | None = None) -> list[Candidate]:
+        now = now or utcnow()
+
+        def key(c: Candidate) -> tuple[bool, int, dt.datetime, str]:
+            d = self.distance(seeker, c)
+            return d > self.reach(c, now), int(d), c.created_at, c.table_id
+
+        return sorted(candidates, key=key)
 
 
-def _matching(manager: TableManager, seeker: Seeker) -> tuple[str | None, list[Candidate]]:
-    """(a matching waiting table where the seeker already sits, the tables they may join)."""
+def _matching(manager: TableManager, seeker: Seeker) -> tuple[str | None, float, list[Candidate]]:
+    """(a matching waiting table where the seeker already sits, the seeker's rating, the tables
+    they may join with their seated players' ratings).  Four queries, however many tables."""
     f = Filters(seeker.game, seeker.players, seeker.clock, True)
     mine = (select(TableRow.id).outerjoin(PlayRow, PlayRow.table_id == TableRow.id)
             .where(TableRow.status == "waiting", *_conditions(Filters(seeker.game, seeker.players, seeker.clock)),
@@ -254,9 +286,18 @@ def _matching(manager: TableManager, seeker: Seeker) -> tuple[str | None, list[C
         seated: dict[str, list[str]] = {}
         if ids:
             for tid, pid in s.execute(select(SeatRow.table_id, SeatRow.player_id)
-                                      .where(SeatRow.table_id.in_(ids), SeatRow.player_id.is_not(None))):
+                                      .where(SeatRow.table_id.in_(ids), SeatRow.player_id.is_not(None))
+                                      .order_by(SeatRow.table_id, SeatRow.seat)):
                 seated.setdefault(tid, []).append(pid)
-        return here, [Candidate(r.id, r.created_at, tuple(seated.get(r.id, ()))) for r in rows]
+        everyone = {seeker.player.id}.union(*seated.values())
+        known = ratings.skills(s, seeker.game, everyone)  # one query for every candidate's players
+
+        def skill(pid: str) -> float:
+            return known.get(pid, ratings.DEFAULT_SKILL)
+
+        return here, skill(seeker.player.id), [
+            Candidate(r.id, r.created_at, tuple(seated.get(r.id, ())), tuple(skill(p) for p in seated.get(r.id, ())))
+            for r in rows]
 
 
 class PlayNow:
@@ -299,13 +340,14 @@ class PlayNow:
         opens a new table with the seeker's seat and open seats (the caller's rate limits apply)."""
         manager = self.manager
         async with self._exclusive(seeker.game):
-            here, candidates = await manager.run_db(_matching, manager, seeker)
+            here, rating, candidates = await manager.run_db(_matching, manager, seeker)
             if here is not None:
                 table = await manager.get(here)
                 seat = next((s.seat for s in table.seats if s.player == seeker.player.id), None)
                 if seat is not None and table.waiting:
                     return table, seat, False
-            for cand in self.matcher.rank(seeker, candidates):
+            ranked = self.matcher.rank(dataclasses.replace(seeker, rating=rating), candidates)
+            for cand in ranked[:MAX_TRIES]:
                 try:
                     table = await manager.get(cand.table_id)
                     if not table.waiting or lobby.lobby_of(table).private or table.seed_chosen:

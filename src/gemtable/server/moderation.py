@@ -8,9 +8,12 @@ each action is written to ``gt_audit`` in the same transaction as the action its
 - A mute (``gt_sanctions`` kind ``mute``): the player's chat is refused with a clear message.
 - A ban (kind ``ban``): every session of the player ends (``players.end_sessions``, as
   ``gemtable admin logout`` does), the account cannot log in, and the player's open table
-  sockets close at once with the reason (close code ``CLOSE_BANNED``) — at this worker
-  directly, at the others through a ``moderation`` notice on every table where the player
-  sits (``read_changes``/``caught_up``).  A socket for a banned player's seat is refused.
+  sockets close at once with the reason (close code ``CLOSE_BANNED``): their seats' sockets
+  and the sockets their browser opened to watch a table (``Subscriber.player``) — at this
+  worker directly, at the others through a ``moderation`` notice on every table where the
+  player sits (``read_changes``/``caught_up``) and one to the whole site (``site_notice``:
+  the tables they only watch are known to the worker holding those sockets alone).  A socket
+  for a banned player's seat is refused.
 - Either is for a number of minutes or for good (``until`` None); lifting it is an action too.
 - A hidden chat line loses its text in the database (it becomes a system line saying a
   moderator hid a line), so replays and logs read later never show it; the tables cached
@@ -25,6 +28,7 @@ or logged here.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import logging
 from typing import Any
@@ -32,6 +36,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 
 from . import chat as chatmod
+from .bus import SITE
 from .db import AdminRow, AuditRow, ChatRow, PlayerRow, ReportRow, SanctionRow, SeatRow, TableRow, bump, utcnow
 from .clockwork import retrying
 from .hooks import TableHooks
@@ -143,6 +148,7 @@ class Moderation(TableHooks):
         self.m = manager
         self.inplay = inplay
         self.reports = RateLimiter(REPORT_RATE, REPORT_BURST)
+        self.tasks: set[asyncio.Task] = set()
 
     @property
     def db(self) -> Any:
@@ -181,6 +187,30 @@ class Moderation(TableHooks):
                 self.close_sockets(table, player_id)
         return []
 
+    def site_notice(self, kind: str, msg: dict[str, Any]) -> None:
+        """A ban at another worker: the player's sockets here close, at every table (once the
+        ban is read back: a notice is a hint, the database decides)."""
+        player_id = msg.get("p")
+        if kind != NOTICE or not isinstance(player_id, str) or not player_id:
+            return
+        task = asyncio.get_running_loop().create_task(self._banned_elsewhere(player_id))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _banned_elsewhere(self, player_id: str) -> None:
+        try:
+            refused = await self.m.run_db(refusal, self.db, player_id, ("ban",))
+        except Exception:
+            log.exception("reading a ban made at another worker failed")
+            return
+        if refused is not None:
+            for table in list(self.m.tables.values()):
+                self.close_sockets(table, player_id, refused.message)
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+
     # -- applying at this worker ---------------------------------------------------------------
     def apply_hidden(self, table: LiveTable, ids: set[int]) -> None:
         lines = rec(table).chat
@@ -194,11 +224,14 @@ class Moderation(TableHooks):
                          self.m.hooks.hidden_from(table, line.get("seat")))
 
     def close_sockets(self, table: LiveTable, player_id: str, message: str | None = None) -> int:
+        """Close the player's sockets at this table (here): their seats' and those their browser
+        opened to watch it.  How many were closed."""
         seats = {s.seat for s in table.seats if s.player == player_id}
         message = message or "You were banned from this site."
         closed = 0
         for sub in list(table.subscribers):
-            if sub.seat in seats and sub.dropped is None:
+            mine = sub.seat in seats if sub.seat is not None else sub.player == player_id
+            if mine and sub.dropped is None:
                 sub.drop(CLOSE_BANNED, message)  # the reason goes in the close frame (up to 120 characters)
                 closed += 1
         return closed
@@ -226,6 +259,7 @@ class Moderation(TableHooks):
                                        .where(SeatRow.player_id == target.id, TableRow.status != "finished")))
                 for table_id in sorted(tables):  # other workers close the player's sockets there
                     self.m.bus.publish(s, table_id, NOTICE)
+                self.m.bus.publish(s, SITE, NOTICE, p=target.id)  # and where they only watch
             s.commit()
             return target.id, target.name, sanction_message(kind, until, reason)
 

@@ -66,6 +66,21 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3.0 * sigma
 
 
+DEFAULT_SKILL = 25.0  # the skill (mu) of a rating nobody has earned yet: OpenSkill's default
+
+
+def skills(session: Any, game_id: str, player_ids: Any) -> dict[str, float]:
+    """The skill (``mu``) in ``game_id`` of each of ``player_ids`` that has a rating, read in one
+    query whatever their number (Play now ranks many tables at once).  A guest or a player not
+    rated yet is left out: count them at ``DEFAULT_SKILL``."""
+    ids = sorted({p for p in player_ids if p})
+    if not ids:
+        return {}
+    rows = session.execute(select(RatingRow.subject, RatingRow.mu).where(
+        RatingRow.game_id == game_id, RatingRow.subject.in_(["p:" + p for p in ids])))
+    return {subject[2:]: float(mu) for subject, mu in rows}
+
+
 def levels() -> tuple[str, ...]:
     """The rated bot levels: every named level of ``gemtable.bots.LEVELS``, easiest first."""
     from gemtable.bots import LEVELS

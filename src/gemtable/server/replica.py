@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from sqlalchemy import select
 
+from .bus import SITE
 from .db import ActionRow, TableRow
 from .table import LiveTable, Rejected, is_checkpoint
 
@@ -46,6 +47,9 @@ class Replica:
     def on_notify(self, msg: dict[str, Any]) -> None:
         table_id, kind = msg.get("t"), msg.get("k")
         if not isinstance(table_id, str) or not isinstance(kind, str):
+            return
+        if table_id == SITE:  # about no one table: for the features
+            self.m.hooks.site_notice(kind, msg)
             return
         if kind == "deleted":
             live = self.m.tables.pop(table_id, None)

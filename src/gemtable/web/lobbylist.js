@@ -1,5 +1,5 @@
 // The lobby's list of tables: filters (game, players, time control, open seat), pages, and
-// "Play now" (a seat at the oldest matching table that waits for players, or a new one).
+// "Play now" (a seat at the waiting table whose players' ratings are nearest yours, or a new one).
 // The filters live in the address (?game=…&players=…&clock=…&open=1), so a reload or a shared
 // link shows the same list. Pages follow the server's cursor (GET /api/lobby "next"): paging on
 // while tables are added never shows one twice.
@@ -21,7 +21,7 @@ export function lobbyList({ games, tokensOf, saveToken }) {
   const clockSel = h("select", { id: "f-clock", "aria-label": "Time control" }, CLOCKS.map(([v, t]) => h("option", { value: v, text: t })));
   const openBox = h("input", { type: "checkbox", id: "f-open" });
   const playNow = h("button", { type: "button", class: "primary play-now", id: "play-now", text: "Play now",
-    title: "Sit down at the oldest table of this game that waits for players (with these filters), or open one" });
+    title: "Sit down with the waiting players of this game whose rating is nearest yours (with these filters; the longer a table waits, the wider it accepts), or open a table" });
   const count = h("p", { class: "muted list-count", id: "lobby-count", "aria-live": "polite" });
   const body = h("div", { class: "list-body" }, [h("p", { class: "muted", text: "Loading…" })]);
   const newer = h("button", { type: "button", id: "page-newer", text: "← Newer" });

@@ -40,7 +40,12 @@ async def lobby_page(request: Request, manager: TableManager = Depends(get_manag
 
 
 @router.post("/api/lobby/play", tags=["lobby"],
-             summary="Play now: a seat at the oldest matching table that waits for players, or at a new one",
+             summary="Play now: a seat at the matching waiting table whose players' ratings are nearest yours, "
+                     "or at a new one",
+             description="Tables whose players' ratings (for that game; a guest counts with the default) are "
+                         "within the table's window come first, the nearest first; the window widens the "
+                         "longer a table waits, and a table outside it is still taken when nothing better "
+                         "waits. Equal distances: the table that has waited longest.",
              responses={401: {"description": "no player (pick a name first)"},
                         429: {"description": "a new table was needed and too many were created from this address"}})
 async def play_now(body: PlayBody, request: Request, manager: TableManager = Depends(get_manager),

@@ -87,11 +87,12 @@ async def table_socket(ws: WebSocket, table_id: str):
     sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
                      on_drop=on_drop, token=token if seat is not None else None)
     sub.address = client_address(ws)  # chat rate limits of spectators (inplay.py)
+    sub.player = await identity.player_id(ws)  # (a ban closes the player's sockets: moderation.py)
     sub.start()
     if seat is not None:
         await manager.mark_joined(table, table.seats[seat])
         # an invite seat opened by a browser with a player: the seat joins that player's games
-        await lobby.bind_seat(manager, table, seat, await identity.player_id(ws))
+        await lobby.bind_seat(manager, table, seat, sub.player)
     table = manager.subscribe(table, sub)  # (the copy this worker follows)
     bucket = TokenBucket(limits.ws_rate, limits.ws_burst)
     close: tuple[int, str] | None = None
