@@ -6,7 +6,8 @@ seat order (seat 0 first), or a single player for a **bye**.
 **Points per placing.**  At a table of ``k`` players the place ``p`` (1 = best) is worth
 ``(k - p) / (k - 1)`` points: a win is always 1 and the last place always 0 (two players:
 1 / 0; three: 1, ½, 0; four: 1, ⅔, ⅓, 0).  Players sharing a place share the points of the
-places they cover (a two-player draw: ½ each).  A bye is worth 1 (a win).  Points are exact
+places they cover (a two-player draw: ½ each).  A bye is worth 1 (a win).  Every seat of a table
+nobody showed up at takes the last place: nothing for anyone.  Points are exact
 fractions here (``Fraction``), so score groups never split on rounding.
 
 **Tiebreaks**, in order: Buchholz (the sum, over the player's games, of the mean final score
@@ -54,7 +55,8 @@ def place_points(places: Sequence[int]) -> list[Fraction]:
     out = []
     for p in places:
         same = sum(1 for q in places if q == p)
-        covered = [Fraction(k - place, k - 1) for place in range(p, p + same)]
+        # (a place past the last is worth nothing: every seat of a table nobody came to is last)
+        covered = [Fraction(max(k - place, 0), k - 1) for place in range(p, p + same)]
         out.append(sum(covered, Fraction(0)) / same)
     return out
 
