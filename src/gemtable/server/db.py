@@ -848,3 +848,4 @@ class TournamentGameRow(Base):
     # (SQL NULL, not JSON null, until there is a result: "places IS NULL" finds the open games)
     places: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     forfeit: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # seats that never showed up
+    paired_by: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process that paired the round

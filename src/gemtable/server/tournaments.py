@@ -38,8 +38,10 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import os
 import re
 import secrets
+import socket
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -77,6 +79,7 @@ MAX_PLAYERS = 256
 MAX_ROUND_ROBIN = 24  # players of a round robin (23 rounds)
 MAX_AHEAD = 90 * 86400  # seconds: the furthest start time
 LISTED = 50  # tournaments listed per status
+WORKER = f"{socket.gethostname()[:40]}:{os.getpid()}"  # stored with the pairings this process made
 
 
 @dataclass
@@ -274,7 +277,7 @@ class Tournaments(TableHooks):
             bye = len(game) == 1
             s.add(TournamentGameRow(tournament_id=t.id, round=round_no, board=board, players=game,
                                     table_id=None if bye else secrets.token_hex(5), made=bye,
-                                    places=[1] if bye else None))
+                                    places=[1] if bye else None, paired_by=WORKER))
 
     @staticmethod
     def _played(s: Any, tid: str) -> tuple[dict[str, tuple[str, float]], list[list[tuple[list[str], Any]]]]:
