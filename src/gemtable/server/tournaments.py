@@ -470,7 +470,6 @@ class Tournaments(TableHooks):
         most = body.get("max_players")
         if most is not None and (isinstance(most, bool) or not isinstance(most, int) or not size <= most <= cap):
             raise Rejected("bad_max", f"'max_players' must be a whole number from {size} to {cap}, or none.", 422)
-        most = most if most is not None else cap
         starts_at = start_time(body.get("starts_at"), body.get("starts_in"))
         timed = clock.get("mode") == "realtime"
         no_show = body.get("no_show")
@@ -516,7 +515,8 @@ class Tournaments(TableHooks):
                         return
                     count = s.scalar(select(func.count()).select_from(TournamentPlayerRow)
                                      .where(TournamentPlayerRow.tournament_id == tid))
-                    if t.max_players is not None and count >= t.max_players:
+                    cap = t.max_players or (MAX_ROUND_ROBIN if t.format == "roundrobin" else MAX_PLAYERS)
+                    if count >= cap:
                         raise Rejected("full", "The tournament is full.", 409)
                     s.add(TournamentPlayerRow(tournament_id=tid, player_id=player.id, name=player.name, at=utcnow()))
                 elif mine is not None:
