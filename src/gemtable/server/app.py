@@ -31,6 +31,7 @@ from .inplay import InPlay
 from .limits import Limits, RateLimiter
 from .mail import MailSettings
 from .moderation import Moderation
+from .tournaments import Tournaments
 from .lobby import LobbyHooks
 from .origins import OriginCheck
 from .players import Identity
@@ -44,6 +45,7 @@ from .routes import ratings as ratings_routes
 from .routes import stats as stats_routes
 from .routes import moderation as moderation_routes
 from .routes import analysis as analysis_routes
+from .routes import tournaments as tournament_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
 
@@ -138,8 +140,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
         review = reviews.Reviews(manager, processes=review_processes, queue=review_queue)
         hint = hints.Hints(manager)
         moderation = Moderation(manager, inplay)  # mutes, bans, hidden lines (after blocks: hidden_from)
-        for feature in (LobbyHooks(), inplay, rating, community, review, hint, moderation):
+        tournaments = Tournaments(manager, inplay)  # rounds made, results recorded, no-shows forfeited
+        for feature in (LobbyHooks(), inplay, rating, community, review, hint, moderation, tournaments):
             manager.add_hooks(feature)
+        app.state.tournaments = tournaments
         app.state.moderation = moderation
         app.state.community = community
         app.state.manager = manager
@@ -215,5 +219,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(live.router)
     app.include_router(community_routes.router)
     app.include_router(moderation_routes.router)
+    app.include_router(tournament_routes.router)
     app.include_router(pages.router)
     return app

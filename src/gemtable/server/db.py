@@ -792,3 +792,61 @@ class AuditRow(Base):
     target: Mapped[str] = mapped_column(String(80))
     detail: Mapped[str] = mapped_column(String(500), default="")
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+# -- tournaments (tournaments.py) ----------------------------------------------------------
+class TournamentRow(Base):
+    """A tournament: its game and time control, format, schedule and where it stands.
+
+    ``round`` is the round being played (0 before the start); it moves only by a
+    compare-and-set (``UPDATE … WHERE round = r``), so one worker starts each round."""
+
+    __tablename__ = "gt_tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game_id: Mapped[str] = mapped_column(String(64))
+    table_size: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    clock: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    format: Mapped[str] = mapped_column(String(12))  # swiss | roundrobin
+    rounds: Mapped[int] = mapped_column(Integer)  # round robin: set at the start
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(12), default="open", index=True)  # open|running|finished|cancelled
+    starts_at: Mapped[dt.datetime] = mapped_column(DateTime)
+    max_players: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    no_show: Mapped[int] = mapped_column(Integer)  # seconds a seated player has to show up
+    host_player: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    round_at: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True)  # the round's start
+
+
+class TournamentPlayerRow(Base):
+    """A player registered for a tournament (``rating``: their rating when it started)."""
+
+    __tablename__ = "gt_tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    rating: Mapped[float] = mapped_column(Float, default=0.0)
+    at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class TournamentGameRow(Base):
+    """One game of a tournament round: its players in seat order (one: a bye), its table (its id
+    chosen with the pairing; ``made`` once the table exists) and, once over, each seat's place."""
+
+    __tablename__ = "gt_tournament_games"
+
+    tournament_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    made: Mapped[bool] = mapped_column(Boolean, default=False)
+    # (SQL NULL, not JSON null, until there is a result: "places IS NULL" finds the open games)
+    places: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    forfeit: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True)  # seats that never showed up
+    paired_by: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process that paired the round

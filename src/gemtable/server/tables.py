@@ -107,9 +107,11 @@ class TableManager:
     # -- creation ------------------------------------------------------------
     async def create(self, game_id: Any, players: Any, options: Any, seats: Any, seed: Any = None,
                      creator: str | None = None,
-                     setup: Sequence[Callable[[LiveTable], None]] = ()) -> LiveTable:
+                     setup: Sequence[Callable[[LiveTable], None]] = (), table_id: str | None = None) -> LiveTable:
         """A new table, stored; ``setup``: the features' steps for this table (the lobby's seat
-        kinds and host, the time control), run in order before the ``created`` hooks."""
+        kinds and host, the time control), run in order before the ``created`` hooks.
+        ``table_id``: the id chosen beforehand (a feature that names its tables before making
+        them; a table of that id already stored: the store fails, nothing is cached)."""
         if not isinstance(game_id, str) or game_id not in all_games():
             known = ", ".join(sorted(all_games()))
             raise Rejected("unknown_game", f"There is no game {shown(game_id)} (games: {known}).", 404)
@@ -157,7 +159,7 @@ class TableManager:
             seed = secrets.randbits(62)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
             raise Rejected("bad_seed", "'seed' must be a whole number in [0, 2**62).", 422)
-        table_id = secrets.token_hex(5)
+        table_id = table_id or secrets.token_hex(5)
         now = utcnow()
         table = self._build(table_id, game, players, opts, seed, built, [], now, now)
         table.seed_chosen = chosen

@@ -14,6 +14,7 @@ import { reviewPanel } from "./review.js";
 import { hintBox } from "./hints.js";
 import { analysisPanel } from "./analysis.js";
 import * as stats from "./stats.js"; // statistics on profiles and leaderboards (stats.js)
+import * as tournaments from "./tournaments.js"; // tournaments: the list, create, register, standings (tournaments.js)
 
 const app = document.getElementById("app");
 let games = [];
@@ -199,6 +200,7 @@ async function route() {
     else if ((m = path.match(/^\/players\/([^/]+)$/))) { cleanup = await online.profilePage(app, decodeURIComponent(m[1])); community.profileExtras(app, decodeURIComponent(m[1])); moderation.profileExtras(app, decodeURIComponent(m[1])); stats.profileStats(app, decodeURIComponent(m[1])); }
     else if ((m = await community.page(app, path)) !== false) cleanup = m;
     else if ((m = await moderation.page(app, path)) !== false) cleanup = m;
+    else if ((m = await tournaments.page(app, path)) !== false) cleanup = m;
     else await lobbyPage();
   } catch (err) {
     app.replaceChildren(h("section", { class: "panel" }, [h("h2", { text: "Something went wrong" }), h("p", { text: String(err.message || err) }), h("a", { href: "/", "data-link": "", text: "Back to the lobby" })]));
@@ -1322,6 +1324,7 @@ async function start() {
   await meLoaded;
   community.setup();
   moderation.setup();
+  tournaments.setup();
   document.getElementById("rules-links").replaceChildren(...games.map((g) => h("a", { href: `/rules/${g.id}`, "data-link": "", text: g.title })));
   await route();
 }
