@@ -193,11 +193,11 @@ function render(t, again, keepOpen) {
     h("div", { class: "tourn-scroll" }, [h("table", { class: "tourn-standings", id: "tourn-standings" }, [
       h("thead", {}, [h("tr", {}, [["#", ""], ["Player", ""], ["Points", ""], ["Buchholz", "Buchholz: the sum of the scores of the players you met"],
         ["S-B", "Sonneborn-Berger: the scores of those you finished ahead of"], ["Rating", "rating at the start"], ["Games", ""]]
-        .map(([x, title], i) => h("th", { ...(title ? { title } : {}), ...(i >= 2 ? { class: "num" } : {}), text: x })))]),
+        .map(([x, title], i) => h("th", { ...(title ? { title } : {}), ...(i >= 2 ? { class: i === 5 ? "num tourn-rating" : "num" } : {}), text: x })))]),
       h("tbody", {}, t.standings.map((s) => h("tr", s.me ? { class: "me" } : {}, [
         h("td", { text: String(s.rank) }), h("td", {}, [h("a", { href: `/players/${encodeURIComponent(s.name)}`, "data-link": "", text: s.name })]),
         h("td", { class: "num", text: pts(s.score) }), h("td", { class: "num", text: pts(s.buchholz) }), h("td", { class: "num", text: pts(s.sonneborn) }),
-        h("td", { class: "num", text: s.rating.toFixed(1) }), h("td", { class: "num", text: `${s.games}${s.byes ? ` + ${s.byes} bye` : ""}` }),
+        h("td", { class: "num tourn-rating", text: s.rating.toFixed(1) }), h("td", { class: "num", text: `${s.games}${s.byes ? ` + ${s.byes} bye` : ""}` }),
       ]))),
     ])]),
   ]) : null;
