@@ -108,8 +108,9 @@ def _key(problem: str, messages) -> i18n.Key | None:
 def test_german_is_offered_and_the_domains_are_found():
     assert "de" in offered()
     assert {"kernel", "web", "splendor"} <= set(DOMAINS)
-    # the extractor sees the kernel's messages
+    # the extractor sees the kernel's and the command line's messages
     assert any("/core/game.py:" in w for where in used("kernel").values() for w in where)
+    assert any("/cli/main.py:" in w for where in used("kernel").values() for w in where)
 
 
 def _po_files() -> list[Path]:
