@@ -34,7 +34,6 @@ JS_KEYWORDS = {"t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 """How the web client's messages are marked (web/i18n.js)."""
 
 PENDING = {
-    "splendor": "Splendor's catalogue games/splendor/locale/<lang>.po is not written yet",
     "sintra": "Azul: Stained Glass of Sintra's catalogue games/sintra/locale/<lang>.po is not written yet",
     "glassworks": "River Valley Glassworks' catalogue games/glassworks/locale/<lang>.po is not written yet",
     "diamonds_club": "Diamonds Club's catalogue games/diamonds_club/locale/<lang>.po is not written yet",
