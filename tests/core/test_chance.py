@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 
-from gemtable.core import Rng
+from gemtable.core import Rng, i18n
 from gemtable.core.chance import Chance, ChancePoint, ChanceRng, sample
 from gemtable.core.game import canonical
 from gemtable.games.registry import all_games
@@ -62,6 +62,14 @@ RECORDED = {
 }
 
 
+def _english(event):
+    """An event with its texts (messages) rendered in English, as events were recorded."""
+    out = dict(event, text=i18n.render(event["text"]))
+    if "public" in event:
+        out["public"] = _english(event["public"])
+    return out
+
+
 def fingerprint(game, n, seed, **options):
     """sha256 (16 hex digits) of a full random playout: the events of every action, every
     seat's and the spectator's view after it, every seat's determinization every 7th
@@ -74,7 +82,7 @@ def fingerprint(game, n, seed, **options):
         p = s.to_move()[0]
         acts = s.legal_actions(p)
         a = acts[pick.below(len(acts))]
-        h.update(canonical(s.apply(p, a)).encode())
+        h.update(canonical([_english(ev) for ev in s.apply(p, a)]).encode())
         for v in [None, *range(n)]:
             h.update(canonical(s.view(v)).encode())
         if steps % 7 == 0:  # the bots' determinizations too

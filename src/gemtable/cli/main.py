@@ -1,12 +1,16 @@
 """The `gemtable` command: list games, play in the terminal, replay, benchmark.
 
 Everything here goes through the kernel API and the registry: no game is
-imported by name.
+imported by name.  What a player reads (games, play, replay, errors) is written as
+messages (:mod:`gemtable.core.i18n`) and shown in the language chosen with the global
+``--lang`` option, else the one LANGUAGE / LC_ALL / LC_MESSAGES / LANG ask for, else
+English.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import platform
 import statistics
@@ -22,6 +26,7 @@ from rich.table import Table
 
 from gemtable.core import (
     GemtableError,
+    i18n,
     IllegalAction,
     Match,
     MatchFileError,
@@ -30,6 +35,7 @@ from gemtable.core import (
     event_for,
     format_text,
 )
+from gemtable.core.i18n import msg, msgn
 from gemtable.core.registry import all_games, get_game
 
 from .simulate import parse_options
@@ -40,10 +46,41 @@ app = typer.Typer(
     add_completion=False,
 )
 console = Console(highlight=False)
+LANG = i18n.SOURCE
+"""The language of this run's texts (set by the global ``--lang`` option or the environment)."""
 
 
-def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[bold red]error:[/] {message}")
+def say(message: "i18n.Message | str", domains=(i18n.CORE_DOMAIN,)) -> str:
+    """A message (or an error) in this run's language."""
+    if isinstance(message, GemtableError):
+        return message.text(LANG, domains)
+    return i18n.render(message, LANG, domains)
+
+
+def choose_language(wanted: str | None, env=None) -> str:
+    """``wanted`` (the ``--lang`` option) if a catalogue offers it, else the environment's
+    first offered language, else English."""
+    offered = i18n.languages(i18n.CORE_DOMAIN)
+    if wanted:
+        lang = i18n.normalize(wanted)
+        if lang not in offered:
+            raise typer.BadParameter(say(msg("no texts in {lang}; offered: {offered}", lang=repr(wanted),
+                                             offered=", ".join(offered))), param_hint="--lang")
+        return lang
+    return i18n.negotiate(i18n.from_environment(env), offered)
+
+
+@app.callback()
+def _language(lang: Optional[str] = typer.Option(
+        None, "--lang", metavar="LANG",
+        help="Language of the texts (en, de...); default: from LANGUAGE, LC_ALL or LANG.")) -> None:
+    """gemtable: play, simulate and study gem-and-glass tabletop games."""
+    global LANG
+    LANG = choose_language(lang)
+
+
+def _fail(message: "i18n.Message | str | GemtableError", code: int = 2) -> None:
+    console.print(f"[bold red]{say(msg('error:'))}[/] {say(message)}")
     raise typer.Exit(code)
 
 
@@ -51,7 +88,7 @@ def _game_or_fail(game_id: str):
     try:
         return get_game(game_id)
     except KeyError as exc:
-        _fail(str(exc.args[0]))
+        _fail(exc if isinstance(exc, GemtableError) else str(exc.args[0]))
 
 
 # ---------------------------------------------------------------------------
@@ -60,20 +97,24 @@ def _game_or_fail(game_id: str):
 @app.command()
 def games(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
     """List the registered games with player counts, options and data status."""
-    described = [g.describe() for g in all_games().values()]
+    described = [g.describe(LANG) for g in all_games().values()]
     if as_json:
         console.print_json(json.dumps(described))
         return
-    table = Table(title="gemtable games")
-    for col in ("id", "title", "players", "options", "component data"):
-        table.add_column(col)
+    table = Table(title=say(msg("gemtable games")))
+    for col in (msg("id"), msg("title"), msg("players"), msg("options"), msg("component data")):
+        table.add_column(say(col))
     for d in described:
         opts = "\n".join(
-            f"{o['name']} = {'|'.join(map(str, o['choices']))} (default {o['default']})" for o in d["options"]
+            say(msg("{name} = {choices} (default {default})", name=o["name"],
+                    choices="|".join(map(str, o["choices"])), default=str(o["default"])))
+            for o in d["options"]
         ) or "—"
         status = d["data_status"]
         if status == "reconstructed":
-            status = "[yellow]reconstructed[/] (placeholders)"
+            status = say(msg("[yellow]reconstructed[/] (placeholders)"))
+        elif status == "complete":
+            status = say(msg("complete"))
         table.add_row(d["id"], d["title"], ", ".join(map(str, d["players"])), opts, status)
     console.print(table)
 
@@ -86,13 +127,16 @@ def _render(state: State, seat: int | None, names: list[str]) -> None:
     view["names"] = names
     render = state.game.render_text
     if render is not None:
-        console.print(render(view, seat))
+        if LANG != i18n.SOURCE and "lang" in inspect.signature(render).parameters:
+            console.print(render(view, seat, lang=LANG))
+        else:
+            console.print(render(view, seat))
     else:  # pragma: no cover - every shipped game has a renderer
         console.print_json(json.dumps(view))
 
 
-def _log_lines(events: list[dict[str, Any]], seat: int | None, names: list[str]) -> list[str]:
-    return [format_text(event_for(ev, seat)["text"], names) for ev in events]
+def _log_lines(events: list[dict[str, Any]], seat: int | None, names: list[str], domains) -> list[str]:
+    return [format_text(event_for(ev, seat)["text"], names, LANG, domains) for ev in events]
 
 
 @app.command()
@@ -116,7 +160,7 @@ def play(
         try:
             match = Match.load(resume)
         except MatchFileError as exc:
-            _fail(str(exc))
+            _fail(exc)
         game = _game_or_fail(match.game_id)
         me = int(match.meta.get("human_seat", 0))
         specs = match.meta.get("bots", ["random"] * match.num_players)
@@ -129,9 +173,9 @@ def play(
             game.check_players(players)
             options = game.resolve_options(parse_options(option))
         except GemtableError as exc:
-            _fail(str(exc))
+            _fail(exc)
         if not 1 <= seat <= players:
-            _fail(f"--seat must be between 1 and {players}")
+            _fail(msg("--seat must be between 1 and {players}", players=players))
         me = seat - 1
         cycle = split_specs(bots) or ["random"]  # "mcts:iterations=200,reuse=1" stays one bot
         specs = []
@@ -143,7 +187,9 @@ def play(
                 specs.append(cycle[k % len(cycle)])
                 k += 1
         match = Match(game.id, players, seed, options, meta={"human_seat": me, "bots": specs})
-    names = [(f"Seat {p + 1}" if p == me else f"{specs[p].capitalize()} ({p + 1})") for p in range(match.num_players)]
+    names = [(say(msg("Seat {number}", number=p + 1)) if p == me else f"{specs[p].capitalize()} ({p + 1})")
+             for p in range(match.num_players)]
+    domains = game.domains
     match.meta["names"] = names
     try:
         bot_objs = {p: make_bot(specs[p], seed=match.seed * 31 + p) for p in range(match.num_players) if p != me}
@@ -152,11 +198,12 @@ def play(
     try:
         state = match.replay(game=game)
     except MatchFileError as exc:
-        _fail(str(exc))
+        _fail(exc)
     save = save or Path(f"gemtable-{game.id}-{match.seed}.json")
     log: list[str] = []
-    console.print(f"[bold]{game.title}[/] — {match.num_players} players, seed {match.seed}. "
-                  f"You are seat {me + 1}. Type a number, `help`, `rules`, `log` or `quit`.")
+    console.print(say(msg("[bold]{game}[/] — {players} players, seed {seed}. You are seat {seat}. "
+                          "Type a number, `help`, `rules`, `log` or `quit`.", game=say(msg(game.title), domains),
+                          players=match.num_players, seed=match.seed, seat=me + 1)))
     shown_turn = None
     while not state.is_over():
         movers = state.to_move()
@@ -166,7 +213,7 @@ def play(
             action = bot_objs[p].choose(state.clone(), p)
             events = match.play(state, p, action)
             tell_bots(bot_objs, state, p, action, movers, events)
-            for line in _log_lines(events, me, names):
+            for line in _log_lines(events, me, names, domains):
                 log.append(line)
                 console.print(f"  [cyan]·[/] {line}")
             break
@@ -177,25 +224,25 @@ def play(
                 _render(state, me, names)
                 shown_turn = (state.turn, len(match.actions))
             actions = state.legal_actions(me)
-            console.print(f"[bold]{state.prompt(me)}[/]")
+            console.print(f"[bold]{state.prompt(me, LANG)}[/]")
             for i, a in enumerate(actions, 1):
-                console.print(f"  [bold cyan]{i:>3}[/] {state.action_text(me, a)}")
+                console.print(f"  [bold cyan]{i:>3}[/] {state.action_text(me, a, LANG)}")
             try:
                 answer = console.input("[bold]> [/]").strip().lower()
             except (EOFError, KeyboardInterrupt):
                 answer = "quit"
             if answer in ("q", "quit", "exit"):
                 match.save(save)
-                console.print(f"Game saved to {save}. Continue with: gemtable play {game.id} --resume {save}")
+                console.print(say(msg("Game saved to {path}. Continue with: gemtable play {game} --resume {path}",
+                                      path=str(save), game=game.id)))
                 raise typer.Exit(0)
             if answer in ("h", "help", "?"):
-                console.print(f"[green]{state.prompt(me)}[/] Choose one of the numbered actions. "
-                              "`log` shows what happened so far, `board` the table, `rules` how to play, "
-                              "`hint` the bot's best moves (with --hints); "
-                              "`quit` saves the game.")
+                console.print(f"[green]{state.prompt(me, LANG)}[/] " + say(msg(
+                    "Choose one of the numbered actions. `log` shows what happened so far, `board` the table, "
+                    "`rules` how to play, `hint` the bot's best moves (with --hints); `quit` saves the game.")))
                 continue
             if answer == "rules":
-                console.print(Markdown(game.play_text() or "This game has no how-to-play yet."))
+                console.print(Markdown(game.play_text(LANG) or say(msg("This game has no how-to-play yet."))))
                 continue
             if answer == "hint":
                 _hint(state, me, actions, hints, match)
@@ -208,37 +255,38 @@ def play(
                 _render(state, me, names)
                 continue
             if not answer.isdigit() or not 1 <= int(answer) <= len(actions):
-                console.print(f"[red]'{answer}' is not a choice: type a number from 1 to {len(actions)}, "
-                              "or help, log, board, rules, quit.[/]")
+                console.print("[red]" + say(msg("'{answer}' is not a choice: type a number from 1 to {count}, "
+                                                "or help, log, board, rules, quit.", answer=answer,
+                                                count=len(actions))).replace("[", "\\[") + "[/]")
                 continue
             try:
                 events = match.play(state, me, actions[int(answer) - 1])
             except IllegalAction as exc:  # pragma: no cover - listed actions are legal
-                console.print(f"[red]{exc}[/]")
+                console.print(f"[red]{say(exc, domains)}[/]")
                 continue
             tell_bots(bot_objs, state, me, actions[int(answer) - 1], movers, events)
-            for line in _log_lines(events, me, names):
+            for line in _log_lines(events, me, names, domains):
                 log.append(line)
                 console.print(f"  [green]·[/] {line}")
     _render(state, me, names)
     result = state.result()
-    table = Table(title="Final result")
-    table.add_column("place")
-    table.add_column("seat")
-    table.add_column("score")
+    table = Table(title=say(msg("Final result")))
+    table.add_column(say(msg("place")))
+    table.add_column(say(msg("seat")))
+    table.add_column(say(msg("score")))
     for p in sorted(range(state.num_players), key=lambda q: result["ranking"][q]):
         table.add_row(str(result["ranking"][p]), names[p], str(result["scores"][p]))
     console.print(table)
     if result.get("tiebreak"):
-        console.print(format_text(result["tiebreak"], names))
+        console.print(format_text(state.tiebreak_explained(LANG), names))
     match.save(save)
-    console.print(f"Replay saved to {save} (gemtable replay {save})")
+    console.print(say(msg("Replay saved to {path} (gemtable replay {path})", path=str(save))))
 
 
 def _hint(state: State, me: int, actions: list, allowed: bool, match: Match) -> None:
     """The bot's three best moves for ``me`` (from its own view), numbered as offered."""
     if not allowed:
-        console.print("[yellow]Hints are off: start a practice game with --hints.[/]")
+        console.print("[yellow]" + say(msg("Hints are off: start a practice game with --hints.")) + "[/]")
         return
     from gemtable.analysis.review import hints as best_moves
 
@@ -246,7 +294,9 @@ def _hint(state: State, me: int, actions: list, allowed: bool, match: Match) -> 
     for h in best_moves(state, me):
         number = next(i for i, a in enumerate(actions, 1) if a.to_json() == h["action"])
         why = f" — {', '.join(h['reasons'])}" if h["reasons"] else ""
-        console.print(f"  [magenta]hint[/] {number}: {h['text']} ({h['chance']:.0%} to win){why}")
+        text = state.action_text(me, actions[number - 1], LANG)
+        console.print(say(msg("  [magenta]hint[/] {number}: {action} ({chance} to win){why}", number=number,
+                              action=text, chance=f"{h['chance']:.0%}", why=why)))
 
 
 # ---------------------------------------------------------------------------
@@ -261,28 +311,33 @@ def replay(
     try:
         match = Match.load(file)
         game = get_game(match.game_id)
-        names = match.meta.get("names") or [f"Seat {p + 1}" for p in range(match.num_players)]
-        console.print(f"[bold]{game.title}[/], {match.num_players} players, seed {match.seed}, "
-                      f"{len(match.actions)} actions")
+        names = match.meta.get("names") or [say(msg("Seat {number}", number=p + 1)) for p in range(match.num_players)]
+        console.print(say(msgn("[bold]{game}[/], {players} players, seed {seed}, {n} action",
+                               "[bold]{game}[/], {players} players, seed {seed}, {n} actions", n=len(match.actions),
+                               game=say(msg(game.title), game.domains), players=match.num_players,
+                               seed=match.seed)))
         state = None
         for i, (state, events) in enumerate(match.states(game)):
             for ev in events:  # after the game every secret may be shown
                 full = {k: v for k, v in ev.items() if k != "public"}
-                console.print(f"{i:>4}. {format_text(full['text'], names)}")
+                console.print(f"{i:>4}. {format_text(full['text'], names, LANG, game.domains)}")
             if step and i < len(match.actions):
                 _render(state, None, names)
                 try:
-                    console.input("[dim]Enter for the next action, q to stop[/] ")
+                    console.input("[dim]" + say(msg("Enter for the next action, q to stop")) + "[/] ")
                 except EOFError:
                     step = False
     except MatchFileError as exc:
-        _fail(str(exc))
+        _fail(exc)
+    except KeyError as exc:
+        _fail(exc if isinstance(exc, GemtableError) else str(exc.args[0]))
     if state is not None:
         _render(state, None, names)
         if state.is_over():
-            console.print(f"Scores: {state.scores()}  places: {state.ranking()}")
+            console.print(say(msg("Scores: {scores}  places: {places}", scores=str(state.scores()),
+                                  places=str(state.ranking()))))
         else:
-            console.print("[yellow]The match was saved before its end.[/]")
+            console.print("[yellow]" + say(msg("The match was saved before its end.")) + "[/]")
 
 
 # ---------------------------------------------------------------------------

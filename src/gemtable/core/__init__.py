@@ -1,7 +1,7 @@
 """The game-agnostic kernel: the API every game implements and every tool uses."""
 
 from .actions import Action, ActionSpace
-from .errors import DataError, GemtableError, IllegalAction, MatchFileError, OptionError
+from .errors import DataError, GemtableError, IllegalAction, MatchFileError, OptionError, UnknownGame
 from .game import Event, Game, Option, State, canonical, event_for, format_text, run_random_game
 from .match import Match
 from .registry import all_games, get_game  # noqa: F401  (also sets up un-pickling of actions)
@@ -22,6 +22,7 @@ __all__ = [
     "OptionError",
     "Rng",
     "State",
+    "UnknownGame",
     "canonical",
     "event_for",
     "format_text",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from .errors import IllegalAction
+from .i18n import msg
 
 
 def _freeze(value: Any) -> Any:
@@ -98,15 +99,14 @@ class ActionSpace:
     def from_json(self, data: Any) -> Action:
         """The action a JSON object names; IllegalAction if it names none."""
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            raise IllegalAction("An action must be a JSON object with a string 'type'.")
+            raise IllegalAction(msg("An action must be a JSON object with a string 'type'."))
         args = {k: v for k, v in data.items() if k != "type"}
         try:
             key = (data["type"], tuple(sorted((k, _freeze(v)) for k, v in args.items())))
             return self._by_key[key]
         except (KeyError, TypeError):
-            raise IllegalAction(
-                f"{self.game_id} has no action {data!r}; see the legal actions offered."
-            ) from None
+            raise IllegalAction(msg("{game} has no action {action}; see the legal actions offered.",
+                                    game=self.game_id, action=repr(data))) from None
 
     def __len__(self) -> int:
         return len(self.actions)

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from . import i18n
+
+Phrase = str | tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -19,13 +24,17 @@ class Words:
     ``scale``: the feature's value times ``scale`` is in the player's units (points,
     gems); ``step``: the smallest change in those units worth a phrase; ``up`` and
     ``down``: the phrase for a rise and for a fall, ``{n}`` standing for the size of
-    the change in those units (rounded to a whole number) and ``{s}`` for a plural "s" (none when it is 1).
+    the change in those units (rounded to a whole number).  A phrase with a count is a
+    singular/plural pair marked with :func:`gemtable.core.i18n.markn`
+    (``markn("+{n} point", "+{n} points")``), one without a plain text marked with
+    :func:`~gemtable.core.i18n.mark`, so the game's catalogue translates both.  (A plain
+    English text may still write ``{s}`` for a plural "s"; it is not translatable.)
     """
 
     feature: str
     scale: float
-    up: str
-    down: str
+    up: Phrase
+    down: Phrase
     step: float = 1.0
 
 
@@ -33,10 +42,19 @@ def _amount(x: float) -> str:
     return str(max(1, round(x)))
 
 
+def _phrase(phrase: Phrase, n: str, lang: str, domains: Sequence[Path]) -> str:
+    if isinstance(phrase, tuple):
+        return i18n.render(i18n.msgn(phrase[0], phrase[1], n=int(n)), lang, domains)
+    if "{s}" in phrase:
+        return phrase.format(n=n, s="" if n == "1" else "s")
+    return i18n.render(i18n.msg(phrase, n=n), lang, domains)
+
+
 def describe(names: Sequence[str], before: Sequence[float], after: Sequence[float],
-             words: Sequence[Words], limit: int = 2) -> list[str]:
+             words: Sequence[Words], limit: int = 2, lang: str = i18n.SOURCE,
+             domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> list[str]:
     """Up to ``limit`` phrases for the changes from ``before`` to ``after``, in the order
-    ``words`` lists them (the game puts what matters most first)."""
+    ``words`` lists them (the game puts what matters most first), in ``lang``."""
     index = {name: i for i, name in enumerate(names)}
     out: list[str] = []
     for w in words:
@@ -47,19 +65,23 @@ def describe(names: Sequence[str], before: Sequence[float], after: Sequence[floa
         if abs(delta) + 1e-9 < w.step:
             continue
         n = _amount(abs(delta))
-        out.append((w.up if delta > 0 else w.down).format(n=n, s="" if n == "1" else "s"))
+        out.append(_phrase(w.up if delta > 0 else w.down, n, lang, domains))
         if len(out) >= limit:
             break
     return out
 
 
-def explainer(names: Sequence[str], words: Sequence[Words]) -> Callable[[Sequence[float], Sequence[float]], list[str]]:
-    """A ``Game.explain`` for a game's value features and their words."""
+def explainer(names: Sequence[str], words: Sequence[Words],
+              domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> Callable[..., list[str]]:
+    """A ``Game.explain`` for a game's value features and their words, translated from
+    ``domains`` (the game's catalogue folder, then the kernel's):
+    ``explain(before, after, limit=2, lang="en")``."""
     unknown = [w.feature for w in words if w.feature not in names]
     if unknown:
         raise ValueError(f"words for unknown value features: {', '.join(unknown)}")
 
-    def explain(before: Sequence[float], after: Sequence[float], limit: int = 2) -> list[str]:
-        return describe(names, before, after, words, limit)
+    def explain(before: Sequence[float], after: Sequence[float], limit: int = 2,
+                lang: str = i18n.SOURCE) -> list[str]:
+        return describe(names, before, after, words, limit, lang, domains)
 
     return explain

@@ -37,7 +37,9 @@ class Option:
     ``name`` and ``choices`` are what programs send (CLI, API); ``label`` is the question
     in a player's words ("Pieces in overflow count toward the end") and ``choice_labels``
     one answer per choice, in the same order ("Yes, as in the rules summary") — what a
-    lobby shows, so a game's package words its own options.
+    lobby shows, so a game's package words its own options.  A game marks these texts
+    with :func:`gemtable.core.i18n.mark` so they reach its catalogue, and
+    :meth:`describe` shows them in a reader's language.
     """
 
     name: str
@@ -52,20 +54,23 @@ class Option:
             raise ValueError(f"option {self.name!r}: one label per choice ({len(self.choices)}), "
                              f"got {len(self.choice_labels)}")
 
-    def describe(self) -> dict[str, Any]:
-        """JSON for lobbies: the programs' names and values, and the players' wording."""
-        labels = list(self.choice_labels) or [str(c) for c in self.choices]
-        return {"name": self.name, "default": self.default, "choices": list(self.choices), "help": self.help,
-                "label": self.label or self.name.replace("_", " "), "choice_labels": labels}
+    def describe(self, lang: str = i18n.SOURCE, domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> dict[str, Any]:
+        """JSON for lobbies: the programs' names and values, and the players' wording in
+        ``lang`` (looked up in ``domains``: the game's, see :attr:`Game.domains`)."""
+        def say(text: str) -> str:
+            return text if lang == i18n.SOURCE or not text else i18n.render(i18n.msg(text), lang, domains)
+
+        labels = [say(c) for c in self.choice_labels] or [str(c) for c in self.choices]
+        return {"name": self.name, "default": self.default, "choices": list(self.choices), "help": say(self.help),
+                "label": say(self.label) or self.name.replace("_", " "), "choice_labels": labels}
 
     def parse(self, value: Any) -> Any:
         """Accept the value itself or its text form (from a CLI or a URL)."""
         for choice in self.choices:
             if value == choice or (isinstance(value, str) and value.lower() == str(choice).lower()):
                 return choice
-        raise OptionError(
-            f"option {self.name!r} must be one of {', '.join(map(str, self.choices))}; got {value!r}"
-        )
+        raise OptionError(i18n.msg("option {option} must be one of {choices}; got {value}", option=repr(self.name),
+                                   choices=", ".join(map(str, self.choices)), value=repr(value)))
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,8 @@ class Game:
     value_context: Callable[["State"], tuple[list[float], list[list[float]] | None]] | None = None
     # Player words for a move's effect: explain(features_before, features_after) -> a few
     # short phrases ("+3 points", "closer to a noble") from the seat's value features
-    # (gemtable.core.explain builds one from a table of words).  Hints and reviews use it.
+    # (gemtable.core.explain builds one from a table of words).  Hints and reviews use it;
+    # it takes the keyword ``lang`` for the reader's language.
     explain: Callable[[Sequence[float], Sequence[float]], list[str]] | None = None
     # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
     # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
@@ -126,8 +132,9 @@ class Game:
         known = {o.name: o for o in self.options}
         for name in options:
             if name not in known:
-                allowed = ", ".join(known) or "none"
-                raise OptionError(f"{self.title} has no option {name!r} (options: {allowed})")
+                allowed = ", ".join(known) or i18n.msgp("no options", "none")
+                raise OptionError(i18n.msg("{game} has no option {option} (options: {allowed})",
+                                           game=self.title, option=repr(name), allowed=allowed))
         for opt in self.options:
             out[opt.name] = opt.parse(options[opt.name]) if opt.name in options else opt.default
         return out
@@ -135,7 +142,8 @@ class Game:
     def check_players(self, num_players: int) -> None:
         if num_players not in self.player_counts:
             counts = ", ".join(map(str, self.player_counts))
-            raise OptionError(f"{self.title} is played by {counts} players, not {num_players}")
+            raise OptionError(i18n.msg("{game} is played by {counts} players, not {players}",
+                                       game=self.title, counts=counts, players=num_players))
 
     # -- states ------------------------------------------------------------
     def new(self, num_players: int, seed: int = 0, *, rng: Rng | None = None, **options: Any) -> "State":
@@ -176,16 +184,22 @@ class Game:
         English), or "" when the game has none."""
         return _read_in(self.play_path, lang)
 
-    def describe(self) -> dict[str, Any]:
-        """JSON description for lobbies and `gemtable games`."""
+    def describe(self, lang: str = i18n.SOURCE) -> dict[str, Any]:
+        """JSON description for lobbies and `gemtable games`; the players' words (title,
+        summary, credit, options) in ``lang`` where the game's catalogue has them."""
+        domains = self.domains
+
+        def say(text: str) -> str:
+            return text if lang == i18n.SOURCE or not text else i18n.render(i18n.msg(text), lang, domains)
+
         return {
             "id": self.id,
-            "title": self.title,
+            "title": say(self.title),
             "players": list(self.player_counts),
-            "options": [o.describe() for o in self.options],
+            "options": [o.describe(lang, domains) for o in self.options],
             "data_status": self.data_status,
-            "owners": self.owners,
-            "summary": self.summary,
+            "owners": say(self.owners),
+            "summary": say(self.summary),
             "num_actions": len(self.actions),
         }
 

@@ -72,7 +72,13 @@ def mark(text: str) -> str:
     return text
 
 
-EXTRACT_KEYWORDS = {"msg": None, "msgn": (1, 2), "msgp": ((1, "c"), 2), "mark": None}
+def markn(singular: str, plural: str) -> tuple[str, str]:
+    """An English text with its plural, kept until the count is known and marked for the
+    extractor: ``render(msgn(*pair, n=n), lang, domains)`` where it is shown."""
+    return (singular, plural)
+
+
+EXTRACT_KEYWORDS = {"msg": None, "msgn": (1, 2), "msgp": ((1, "c"), 2), "mark": None, "markn": (1, 2)}
 """How Babel's extractor finds messages in Python code (``pybabel extract -k``)."""
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .actions import Action
-from .errors import GemtableError, IllegalAction, MatchFileError
+from .errors import GemtableError, IllegalAction, MatchFileError, UnknownGame
+from .i18n import msg, msgn
 from .game import Event, Game, State
 from .registry import get_game
 
@@ -58,9 +59,9 @@ class Match:
                 action = game.action_from_json(data)
                 events = state.apply(player, action)
             except IllegalAction as exc:
-                raise MatchFileError(
-                    f"action {index + 1} ({data!r} by seat {player + 1}) does not replay: {exc}"
-                ) from None
+                raise MatchFileError(msg("action {number} ({action} by seat {seat}) does not replay: {error}",
+                                         number=index + 1, action=repr(data), seat=player + 1,
+                                         error=exc.message)) from None
             yield state, events
 
     def replay(self, upto: int | None = None, game: Game | None = None) -> State:
@@ -69,7 +70,8 @@ class Match:
         for i, (state, _) in enumerate(self.states(game)):
             if i == n:
                 return state
-        raise MatchFileError(f"the match has only {len(self.actions)} actions")
+        raise MatchFileError(msgn("the match has only {n} action", "the match has only {n} actions",
+                                   n=len(self.actions)))
 
     # -- files --------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -87,9 +89,9 @@ class Match:
     @classmethod
     def from_json(cls, data: Any) -> "Match":
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise MatchFileError("not a gemtable match file (missing format marker)")
+            raise MatchFileError(msg("not a gemtable match file (missing format marker)"))
         if data.get("version") != VERSION:
-            raise MatchFileError(f"unsupported match file version {data.get('version')!r}")
+            raise MatchFileError(msg("unsupported match file version {version}", version=repr(data.get("version"))))
         try:
             game_id = str(data["game"])
             players = int(data["players"])
@@ -103,14 +105,14 @@ class Match:
                 actions.append((int(p), a))
             meta = dict(data.get("meta") or {})
         except (KeyError, TypeError, ValueError) as exc:
-            raise MatchFileError(f"malformed match file: {exc}") from None
+            raise MatchFileError(msg("malformed match file: {error}", error=str(exc))) from None
         match = cls(game_id, players, seed, options, actions, meta)
         game = _game(game_id)
         try:
             game.check_players(players)
             game.resolve_options(options)
         except GemtableError as exc:
-            raise MatchFileError(str(exc)) from None
+            raise MatchFileError(exc.message) from None
         return match
 
     def save(self, path: str | Path) -> Path:
@@ -124,16 +126,17 @@ class Match:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise MatchFileError(f"cannot read {path}: {exc.strerror}") from None
+            raise MatchFileError(msg("cannot read {path}: {error}", path=str(path), error=str(exc.strerror))) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise MatchFileError(f"{path} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+            raise MatchFileError(msg("{path} is not valid JSON ({error} at line {line})", path=str(path),
+                                     error=exc.msg, line=exc.lineno)) from None
         return cls.from_json(data)
 
 
 def _game(game_id: str) -> Game:
     try:
         return get_game(game_id)
-    except KeyError as exc:
-        raise MatchFileError(str(exc)) from None
+    except UnknownGame as exc:
+        raise MatchFileError(exc.message) from None

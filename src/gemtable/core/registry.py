@@ -37,7 +37,9 @@ import pkgutil
 from importlib.metadata import entry_points
 
 from .actions import load_games_with
+from .errors import UnknownGame
 from .game import Game
+from .i18n import msg
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +122,7 @@ def get_game(game_id: str) -> Game:
     games = all_games()
     if game_id not in games:
         known = ", ".join(sorted(games)) or "none"
-        raise KeyError(f"unknown game {game_id!r} (registered: {known})")
+        raise UnknownGame(msg("unknown game {game} (registered: {known})", game=repr(game_id), known=known))
     return games[game_id]
 
 

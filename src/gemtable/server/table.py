@@ -219,7 +219,7 @@ class LiveTable:
                 if seen is None:
                     continue
                 entry = {k: v for k, v in seen.items() if k not in ("only", "public")}
-                entry["text"] = format_text(str(seen.get("text", "")), names)
+                entry["text"] = format_text(seen.get("text", ""), names)
                 entry["move"] = move
                 entry.setdefault("seat", seat)
                 out.append(entry)

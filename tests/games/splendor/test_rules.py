@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gemtable.core import IllegalAction, Match, Rng, canonical
+from gemtable.core import IllegalAction, Match, Rng, canonical, format_text
 from gemtable.games.registry import get_game
 from gemtable.games.splendor import rules as R
 
@@ -391,7 +391,7 @@ def test_noble_choice_names_the_tile_as_the_board_shows_it():
         assert f"noble {nid + 1}" not in text
     assert len({x.text for x in R.NOBLE_PICK}) == len(R.NOBLE_PICK)  # no two tiles share a name
     events = s.apply(0, R.NOBLE_PICK[b])
-    assert events[0]["text"] == f"The noble {R.noble_text(b)} visits {{P0}} (+3)."
+    assert format_text(events[0]["text"], ["{P0}"]) == f"The noble {R.noble_text(b)} visits {{P0}} (+3)."
 
 
 # --- rule 7: end of game ---------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from gemtable.core import Game
+from gemtable.core.i18n import mark
 
 from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
@@ -26,9 +27,9 @@ GAME = Game(
     actions=ACTIONS,
     options=(),
     data_status="reconstructed" if DATA.reconstructed else "complete",
-    owners="Splendor is designed by Marc André and published by Space Cowboys (Asmodee).",
-    summary="Collect gems, buy development cards that give permanent bonuses, attract nobles; "
-            "first to 15 prestige points ends the round.",
+    owners=mark("Splendor is designed by Marc André and published by Space Cowboys (Asmodee)."),
+    summary=mark("Collect gems, buy development cards that give permanent bonuses, attract nobles; "
+                 "first to 15 prestige points ends the round."),
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
     play_path=str(Path(__file__).with_name("PLAY.md")),

@@ -12,6 +12,7 @@ from itertools import combinations, product
 from typing import Any
 
 from gemtable.core import Action, ActionSpace, Event, Game, Rng, State
+from gemtable.core.i18n import Message, msg, msgn, msgp
 
 from .data import SplendorData, load
 
@@ -51,6 +52,45 @@ def noble_text(nid: int) -> str:
     """A noble named by what is printed on its tile: points and requirement."""
     need = ", ".join(f"{a} {COLOURS[i]}" for i, a in NOBLE_NZ[nid])
     return f"{NOBLE_POINTS[nid]}pt ({need})"
+
+
+# Texts for readers (log lines, refusals, prompts, action texts) are messages
+# (gemtable.core.i18n), built only when a text is shown or logged, never in a bot's step.
+_COLOUR_WORDS = {
+    "white": msgp("gem colour", "white"), "blue": msgp("gem colour", "blue"),
+    "green": msgp("gem colour", "green"), "red": msgp("gem colour", "red"),
+    "black": msgp("gem colour", "black"), "gold": msgp("gem colour", "gold"),
+}
+TOKEN_WORDS = tuple(_COLOUR_WORDS[name] for name in TOKEN_NAMES)
+"""A token's colour as a message, by index (the five gem colours, then gold)."""
+
+
+def _seat(p: int) -> str:
+    """The seat field of a log line: filled with the seat's name when shown."""
+    return f"{{P{p}}}"
+
+
+def _cost(pairs: tuple[tuple[int, int], ...]) -> list[Message]:
+    return [msg("{n} {colour}", n=a, colour=TOKEN_WORDS[i]) for i, a in pairs]
+
+
+def card_message(cid: int) -> Message:
+    """:func:`card_text` as a message."""
+    points = msg(" {points}pt", points=POINTS[cid]) if POINTS[cid] else ""
+    return msg("L{level} {bonus}{points} ({cost})", level=LEVEL[cid] + 1, bonus=TOKEN_WORDS[BONUS[cid]],
+               points=points, cost=_cost(COST_NZ[cid]))
+
+
+def noble_message(nid: int) -> Message:
+    """:func:`noble_text` as a message."""
+    return msg("{points}pt ({need})", points=NOBLE_POINTS[nid], need=_cost(NOBLE_NZ[nid]))
+
+
+def _and(items: list[Any]) -> Any:
+    """"a", "a and b", "a, b and c" (the English list with its last "and")."""
+    if len(items) == 1:
+        return items[0]
+    return msg("{items} and {last}", items=items[:-1], last=items[-1])
 
 
 def _card_json(cid: int) -> dict[str, Any]:
@@ -121,6 +161,29 @@ NOBLE_PICK = [_add(T_NOBLE, nid, "noble", f"receive the noble {noble_text(nid)}"
               for nid in range(len(DATA.nobles))]
 PASS = _add(T_PASS, None, "pass", "pass (no legal action)")
 DECODE_T = tuple(DECODE)
+
+
+def action_message(action: Action) -> Message:
+    """An action's text as a message (its English rendering is ``action.text``)."""
+    code, arg = DECODE_T[action.id]
+    if code == T_TAKE:
+        return msg("take {colours}", colours=[TOKEN_WORDS[c] for c in arg])
+    if code == T_TWO:
+        return msg("take 2 {colour}", colour=TOKEN_WORDS[arg])
+    if code == T_RESERVE:
+        return msg("reserve {card}", card=card_message(arg))
+    if code == T_BLIND:
+        return msg("reserve the top card of the level-{level} deck", level=arg + 1)
+    if code == T_BUY:
+        return msg("buy {card}", card=card_message(arg))
+    if code == T_PAY:
+        used = [msg("{n} for {colour}", n=g, colour=TOKEN_WORDS[i]) for i, g in enumerate(arg) if g]
+        return msg("pay with gold: {used}", used=used) if used else msg("pay without gold")
+    if code == T_RETURN:
+        return msg("return 1 {colour}", colour=TOKEN_WORDS[arg])
+    if code == T_NOBLE:
+        return msg("receive the noble {noble}", noble=noble_message(arg))
+    return msg("pass (no legal action)")
 
 # Token-taking actions by availability: mask of colours with >= 1 token, and with >= 4.
 TAKE_BY_MASK: list[tuple[Action, ...]] = []
@@ -271,14 +334,16 @@ class SplendorState(State):
                 bank[c] -= 1
                 tok[o + c] += 1
             if log is not None:
-                log.append(_ev(p, "take", f"{{P{p}}} takes " + ", ".join(COLOURS[c] for c in arg) + ".",
+                log.append(_ev(p, "take", msg("{player} takes {tokens}.", player=_seat(p),
+                                              tokens=[TOKEN_WORDS[c] for c in arg]),
                                tokens=[COLOURS[c] for c in arg]))
             self._after_tokens(p, log)
         elif code == T_TWO:
             bank[arg] -= 2
             tok[o + arg] += 2
             if log is not None:
-                log.append(_ev(p, "take", f"{{P{p}}} takes 2 {COLOURS[arg]}.", tokens=[COLOURS[arg]] * 2))
+                log.append(_ev(p, "take", msg("{player} takes 2 {colour}.", player=_seat(p), colour=TOKEN_WORDS[arg]),
+                               tokens=[COLOURS[arg]] * 2))
             self._after_tokens(p, log)
         elif code == T_RESERVE:
             slot = self.board.index(arg)
@@ -286,9 +351,10 @@ class SplendorState(State):
             self.res[p] += (arg,)
             got_gold = self._take_gold(p)
             if log is not None:
-                extra = " and a gold" if got_gold else " (no gold left)"
-                log.append(_ev(p, "reserve", f"{{P{p}}} reserves {card_text(arg)}{extra}.",
-                               card=card_json(arg), gold=got_gold))
+                text = (msg("{player} reserves {card} and a gold.", player=_seat(p), card=card_message(arg))
+                        if got_gold else
+                        msg("{player} reserves {card} (no gold left).", player=_seat(p), card=card_message(arg)))
+                log.append(_ev(p, "reserve", text, card=card_json(arg), gold=got_gold))
             self._after_tokens(p, log)
         elif code == T_BLIND:
             cid = self.rng.draw(self.decks[arg])
@@ -296,12 +362,17 @@ class SplendorState(State):
             self.blind[p] |= 1 << cid
             got_gold = self._take_gold(p)
             if log is not None:
-                extra = " and a gold" if got_gold else " (no gold left)"
-                public = _ev(p, "reserve_blind",
-                             f"{{P{p}}} reserves the top card of the level-{arg + 1} deck{extra}.",
-                             level=arg + 1, gold=got_gold)
-                ev = dict(public, text=f"{{P{p}}} reserves {card_text(cid)} blind{extra}.",
-                          card=card_json(cid), only=[p], public=public)
+                if got_gold:
+                    seen = msg("{player} reserves the top card of the level-{level} deck and a gold.",
+                               player=_seat(p), level=arg + 1)
+                    own = msg("{player} reserves {card} blind and a gold.", player=_seat(p), card=card_message(cid))
+                else:
+                    seen = msg("{player} reserves the top card of the level-{level} deck (no gold left).",
+                               player=_seat(p), level=arg + 1)
+                    own = msg("{player} reserves {card} blind (no gold left).", player=_seat(p),
+                              card=card_message(cid))
+                public = _ev(p, "reserve_blind", seen, level=arg + 1, gold=got_gold)
+                ev = dict(public, text=own, card=card_json(cid), only=[p], public=public)
                 log.append(ev)
             self._after_tokens(p, log)
         elif code == T_BUY:
@@ -313,7 +384,8 @@ class SplendorState(State):
                 self.pend = arg
                 self.phase = PAY
                 if log is not None:
-                    log.append(_ev(p, "buying", f"{{P{p}}} buys {card_text(arg)} and chooses how to use gold.",
+                    log.append(_ev(p, "buying", msg("{player} buys {card} and chooses how to use gold.",
+                                                    player=_seat(p), card=card_message(arg)),
                                    card=card_json(arg)))
         elif code == T_PAY:
             cid = self.pend
@@ -324,7 +396,8 @@ class SplendorState(State):
             tok[o + arg] -= 1
             bank[arg] += 1
             if log is not None:
-                log.append(_ev(p, "return", f"{{P{p}}} returns 1 {TOKEN_NAMES[arg]}.", token=TOKEN_NAMES[arg]))
+                log.append(_ev(p, "return", msg("{player} returns 1 {colour}.", player=_seat(p),
+                                                colour=TOKEN_WORDS[arg]), token=TOKEN_NAMES[arg]))
             if sum(tok[o:o + 6]) <= LIMIT:
                 self.phase = MAIN
                 self._end_turn(p, log)
@@ -334,7 +407,7 @@ class SplendorState(State):
             self._finish_turn(p, log)
         else:  # pass
             if log is not None:
-                log.append(_ev(p, "pass", f"{{P{p}}} has no legal action and passes."))
+                log.append(_ev(p, "pass", msg("{player} has no legal action and passes.", player=_seat(p))))
             self.passes += 1
             self._end_turn(p, log, passed=True)
 
@@ -394,18 +467,25 @@ class SplendorState(State):
         bank[GOLD] += gold_used
         if cid in self.res[p]:
             self.res[p] = tuple(c for c in self.res[p] if c != cid)
-            where = "from their reserve"
+            reserved = True
         else:
             self._refill(self.board.index(cid))
-            where = "from the table"
+            reserved = False
         self.owned[p] += (cid,)
         bon[b + BONUS[cid]] += 1
         self.pts[p] += POINTS[cid]
         self.ncards[p] += 1
         if log is not None:
-            gold_txt = f", using {gold_used} gold" if gold_used else ""
-            log.append(_ev(p, "buy", f"{{P{p}}} buys {card_text(cid)} {where}{gold_txt}.",
-                           card=card_json(cid), gold_used=gold_used))
+            card = card_message(cid)
+            if reserved:
+                text = (msg("{player} buys {card} from their reserve, using {gold} gold.", player=_seat(p), card=card,
+                            gold=gold_used) if gold_used else
+                        msg("{player} buys {card} from their reserve.", player=_seat(p), card=card))
+            else:
+                text = (msg("{player} buys {card} from the table, using {gold} gold.", player=_seat(p), card=card,
+                            gold=gold_used) if gold_used else
+                        msg("{player} buys {card} from the table.", player=_seat(p), card=card))
+            log.append(_ev(p, "buy", text, card=card_json(cid), gold_used=gold_used))
         self._end_turn(p, log)
 
     def _end_turn(self, p: int, log: list[Event] | None, passed: bool = False) -> None:
@@ -428,7 +508,8 @@ class SplendorState(State):
         self.nob[p] += (nid,)
         self.pts[p] += NOBLE_POINTS[nid]
         if log is not None:
-            log.append(_ev(p, "noble", f"The noble {noble_text(nid)} visits {{P{p}}} (+{NOBLE_POINTS[nid]}).",
+            log.append(_ev(p, "noble", msg("The noble {noble} visits {player} (+{points}).", noble=noble_message(nid),
+                                           player=_seat(p), points=NOBLE_POINTS[nid]),
                            noble=noble_json(nid)))
 
     def _finish_turn(self, p: int, log: list[Event] | None, passed: bool = False) -> None:
@@ -439,12 +520,13 @@ class SplendorState(State):
         if self.pts[p] >= END_POINTS and not self.last_round:
             self.last_round = True
             if log is not None:
-                log.append(_ev(p, "last_round", f"{{P{p}}} reaches {self.pts[p]} points: the round is played out."))
+                log.append(_ev(p, "last_round", msg("{player} reaches {points} points: the round is played out.",
+                                                    player=_seat(p), points=self.pts[p])))
         self.cur = nxt = (p + 1) % n
         if (self.last_round and nxt == 0) or self.passes >= n:
             self.phase = OVER
             if log is not None:
-                log.append({"type": "game_over", "text": self._final_text(), "result": self.result()})
+                log.append({"type": "game_over", "text": self._final_message(), "result": self.result()})
 
     # -- outcome -------------------------------------------------------------------
     def scores(self) -> list[float]:
@@ -459,83 +541,105 @@ class SplendorState(State):
         if len(tied) < 2:
             return ""
         fewest = min(self.ncards[p] for p in tied)
-        names = ", ".join(f"{{P{p}}}" for p in tied)
+        names = [_seat(p) for p in tied]
         win = [p for p in tied if self.ncards[p] == fewest]
         if len(win) == 1:
-            return f"{names} tie on {best} points; {{P{win[0]}}} wins with the fewest development cards ({fewest})."
-        return f"{names} tie on {best} points and on cards ({fewest}): the victory is shared."
+            text = msg("{players} tie on {points} points; {winner} wins with the fewest development cards ({cards}).",
+                       players=names, points=best, winner=_seat(win[0]), cards=fewest)
+        else:
+            text = msg("{players} tie on {points} points and on cards ({cards}): the victory is shared.",
+                       players=names, points=best, cards=fewest)
+        return self.say(text, lang)
 
-    def _final_text(self) -> str:
+    def _final_message(self) -> Message:
         wins = self.winners()
-        who = " and ".join(f"{{P{p}}}" for p in wins)
+        who = _seat(wins[0])
+        for p in wins[1:]:
+            who = msg("{first} and {second}", first=who, second=_seat(p))
         if self.passes >= self.num_players:
-            return f"Nobody can act any more; the game ends. {who} win{'s' if len(wins) == 1 else ''}."
-        return f"The game ends. {who} win{'s' if len(wins) == 1 else ''} with {max(self.pts)} points."
+            return msgn("Nobody can act any more; the game ends. {players} wins.",
+                        "Nobody can act any more; the game ends. {players} win.", n=len(wins), players=who)
+        return msgn("The game ends. {players} wins with {points} points.",
+                    "The game ends. {players} win with {points} points.", n=len(wins), players=who,
+                    points=max(self.pts))
 
     # -- rules named in errors -------------------------------------------------------
     def prompt(self, player: int, lang: str = "en") -> str:
+        return self.say(self._prompt(player), lang)
+
+    def _prompt(self, player: int) -> Message:
         if self.phase == OVER:
-            return "The game is over."
+            return msg("The game is over.")
         if player != self.cur:
-            return f"Waiting for seat {self.cur + 1}."
+            return msg("Waiting for seat {seat}.", seat=self.cur + 1)
         if self.phase == RETURN:
             held = sum(self.tok[player * 6: player * 6 + 6])
-            return f"You hold {held} tokens: return one (you may keep at most {LIMIT})."
+            return msg("You hold {held} tokens: return one (you may keep at most {limit}).", held=held, limit=LIMIT)
         if self.phase == NOBLE:
-            return "Several nobles would visit you: choose one (one noble per turn)."
+            return msg("Several nobles would visit you: choose one (one noble per turn).")
         if self.phase == PAY:
-            return f"Choose how much gold to spend on {card_text(self.pend)}."
-        return "Take gems, reserve a card or buy a card."
+            return msg("Choose how much gold to spend on {card}.", card=card_message(self.pend))
+        return msg("Take gems, reserve a card or buy a card.")
+
+    def action_text(self, player: int, action: Action, lang: str = "en") -> str:
+        return action.text if lang == "en" else self.say(action_message(action), lang)
 
     def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
+        return self.say(self._why_illegal(player, action), lang)
+
+    def _why_illegal(self, player: int, action: Action) -> Message:
         code, arg = DECODE_T[action.id]
         phase = self.phase
         if phase == RETURN and code != T_RETURN:
-            return f"Token limit: you must first return tokens down to {LIMIT}."
+            return msg("Token limit: you must first return tokens down to {limit}.", limit=LIMIT)
         if phase == NOBLE and code != T_NOBLE:
-            return "Nobles: choose which of the qualifying nobles visits you first."
+            return msg("Nobles: choose which of the qualifying nobles visits you first.")
         if phase == PAY and code != T_PAY:
-            return "Buying: first choose how to pay for the card you are buying."
+            return msg("Buying: first choose how to pay for the card you are buying.")
         if phase == MAIN and code in (T_RETURN, T_NOBLE, T_PAY):
-            return "That step only follows another action; now take gems, reserve or buy."
+            return msg("That step only follows another action; now take gems, reserve or buy.")
         o = player * 6
         if code == T_TAKE:
-            empty = [COLOURS[c] for c in arg if self.bank[c] == 0]
+            empty = [TOKEN_WORDS[c] for c in arg if self.bank[c] == 0]
             if empty:
-                return f"Taking gems: there are no {', '.join(empty)} tokens left."
-            return ("Taking gems: take 3 tokens of different colours; fewer only when fewer than 3 "
-                    "colours are available, and then one of each available colour.")
+                return msg("Taking gems: there are no {colours} tokens left.", colours=empty)
+            return msg("Taking gems: take 3 tokens of different colours; fewer only when fewer than 3 "
+                       "colours are available, and then one of each available colour.")
         if code == T_TWO:
-            return (f"Taking 2 of one colour needs at least {TWO_MIN} {COLOURS[arg]} tokens in the pile "
-                    f"before taking; there are {self.bank[arg]}.")
+            return msg("Taking 2 of one colour needs at least {minimum} {colour} tokens in the pile "
+                       "before taking; there are {count}.", minimum=TWO_MIN, colour=TOKEN_WORDS[arg],
+                       count=self.bank[arg])
         if code in (T_RESERVE, T_BLIND):
             if len(self.res[player]) >= MAX_RES:
-                return f"Reserving: you may hold at most {MAX_RES} reserved cards."
+                return msg("Reserving: you may hold at most {limit} reserved cards.", limit=MAX_RES)
             if code == T_BLIND:
-                return f"Reserving blind: the level-{arg + 1} deck is empty."
-            return "Reserving: that card is not face up on the table."
+                return msg("Reserving blind: the level-{level} deck is empty.", level=arg + 1)
+            return msg("Reserving: that card is not face up on the table.")
         if code == T_BUY:
             if arg not in self.board and arg not in self.res[player]:
-                return "Buying: that card is neither face up on the table nor reserved by you."
+                return msg("Buying: that card is neither face up on the table nor reserved by you.")
             need = self._needs(player, arg)
-            missing = [(max(0, need[i] - self.tok[o + i]), COLOURS[i]) for i in range(5)]
-            named = [f"{n} more {c}" for n, c in missing if n]
+            missing = [(max(0, need[i] - self.tok[o + i]), i) for i in range(5)]
+            told = _and([msg("{n} more {colour}", n=n, colour=TOKEN_WORDS[c]) for n, c in missing if n])
             gold = self.tok[o + GOLD]
             short = sum(n for n, _ in missing) - gold
-            told = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+            shortfall = msgn("{n} token short", "{n} tokens short", n=short)
             if gold:
-                return (f"Buying: you need {told} after your bonuses; your {gold} gold "
-                        f"token{'s cover' if gold > 1 else ' covers'} only {gold} of them, so you are still {short} token{'s' if short > 1 else ''} short.")
-            return f"Buying: you need {told} (after your bonuses), so you are {short} token{'s' if short > 1 else ''} short."
+                return msg("Buying: you need {needs} after your bonuses; {cover}, so you are still {short}.",
+                           needs=told, short=shortfall,
+                           cover=msgn("your {n} gold token covers only {n} of them",
+                                      "your {n} gold tokens cover only {n} of them", n=gold))
+            return msg("Buying: you need {needs} (after your bonuses), so you are {short}.", needs=told,
+                       short=shortfall)
         if code == T_RETURN:
-            return f"Returning tokens: you hold no {TOKEN_NAMES[arg]} token."
+            return msg("Returning tokens: you hold no {colour} token.", colour=TOKEN_WORDS[arg])
         if code == T_NOBLE:
-            return "Nobles: your bonuses do not meet that noble's requirement (or it is not on the table)."
+            return msg("Nobles: your bonuses do not meet that noble's requirement (or it is not on the table).")
         if code == T_PAY:
-            return "Buying: that gold payment does not match the card's cost, your bonuses and tokens."
+            return msg("Buying: that gold payment does not match the card's cost, your bonuses and tokens.")
         if code == T_PASS:
-            return "Passing is only allowed when you have no other legal action."
-        return super().why_illegal(player, action)  # pragma: no cover
+            return msg("Passing is only allowed when you have no other legal action.")
+        return msg(super().why_illegal(player, action))  # pragma: no cover
 
     # -- information ------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
