@@ -15,6 +15,7 @@ from gemtable.core import IllegalAction
 from gemtable.games.diamonds_club import GAME
 from gemtable.games.diamonds_club import rules as R
 from gemtable.games.diamonds_club.data import MINE, PIT
+from gemtable.core.i18n import render as say
 
 A = GAME.actions
 PASS = A.get("pass")
@@ -57,7 +58,7 @@ def test_the_move_list_and_the_log_name_a_space_the_same_way(n):
     i = 3 * cols + 1  # row 4 of the second strip
     text = s.action_text(p, A.get("buy", space=i))
     assert " on strip 2, row 4: " in text and not re.search(r"space \d", text)
-    log = s.apply(p, A.get("buy", space=i))[0]["text"]
+    log = say(s.apply(p, A.get("buy", space=i))[0]["text"])
     assert "(strip 2, row 4)" in log
     # the view's market row / column is where the board draws it
     assert s.view(p)["market"][3][1]["space"] == i
@@ -79,13 +80,13 @@ def test_build_log_names_the_price_board():
     s = to_build_phase(new(2, 0), (0, 1))
     set_gems(s, 0, 0, 0, 0, 0, 4)  # four diamonds: a single way to pay the any-tile board
     log = s.apply(0, A.get("build", board="any_tile", tile="pavilion"))
-    text = next(e["text"] for e in log if e["type"] == "build")
+    text = next(say(e["text"]) for e in log if e["type"] == "build")
     assert "builds a pavilion from the any tile price board on its mandatory space" in text
     assert log[0]["board"] == "any_tile"
     s.apply(1, PASS)
     set_gems(s, 0, 0, 0, 0, 3)
     log = s.apply(0, A.get("build", board="forest_3", tile="forest"))
-    text = next(e["text"] for e in log if e["type"] == "build")
+    text = next(say(e["text"]) for e in log if e["type"] == "build")
     assert "builds a forest from the forest 3 price board on a light-green space" in text
 
 
@@ -185,7 +186,7 @@ def test_a_player_shown_with_points_who_ends_without_the_mandatory_spaces_is_tol
     assert pl["warning"] == "scores 0: the pavilion and rose garden spaces were never covered"
     over = log[-1]
     assert over["type"] == "game_over" and over["not_scored"] == [1]
-    assert "{P1} scores 0: the pavilion and rose garden spaces were never covered (not scored)." in over["text"]
+    assert "{P1} scores 0: the pavilion and rose garden spaces were never covered (not scored)." in say(over["text"])
 
 
 # -- the terminal -----------------------------------------------------------------------------------

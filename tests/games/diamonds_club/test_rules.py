@@ -11,6 +11,7 @@ from gemtable.core import IllegalAction, Rng, canonical
 from gemtable.games.diamonds_club import GAME
 from gemtable.games.diamonds_club import rules as R
 from gemtable.games.diamonds_club.data import ANIMAL, HAT, MINE, PIT, SHIP, TRACK
+from gemtable.core.i18n import render
 
 A = GAME.actions
 PASS = A.get("pass")
@@ -823,8 +824,8 @@ def test_events_name_what_happened():
     p = mover(s)
     set_goods(s, 0, MINE, 4)
     events = s.apply(p, buy(0))
-    assert events[0]["type"] == "buy" and "mining rights 4" in events[0]["text"]
-    assert events[0]["text"].startswith("{P%d}" % p)
+    assert events[0]["type"] == "buy" and "mining rights 4" in render(events[0]["text"])
+    assert render(events[0]["text"]).startswith("{P%d}" % p)
 
 
 def test_greedy_heuristic_beats_random():
@@ -959,7 +960,7 @@ def test_a_market_space_with_two_goods_gives_both():
     assert v["label"] == "red pit + mining rights 4"
     events = s.apply(p, buy(0))
     assert s.pits[p * 4 + RED] == 1 and s.mines[p * 10 + 4] == 1
-    assert "red pit + mining rights 4" in events[0]["text"]
+    assert "red pit + mining rights 4" in render(events[0]["text"])
     q = mover(s)
     set_goods(s, 5, ANIMAL, POND, (HAT, 2), (TRACK, 2))
     s.apply(q, buy(5))

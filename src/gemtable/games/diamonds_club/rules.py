@@ -23,7 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from gemtable.core import Action, ActionSpace, Rng, State
+from gemtable.core.i18n import Message, msg, msgn, render
 
+from . import labels as L
 from .data import ANIMAL, ANY_TRACK, DATA, HAT, MINE, PIT, SHIP, TRACK, TRACKS, Data
 
 GAME_ID = "diamonds_club"
@@ -270,10 +272,53 @@ PILE_ACT = tuple(
     for _b in range(NB)
 )
 BOARD_INDEX = {b.name: b.index for b in D.boards}
+# log lines by the kind of park space a tile covers (German words each its own way)
+_BUILT_ON = {
+    "mandatory space": msg("{player} builds {tile} from the {board} price board on its mandatory space ({payment})."),
+    "light-green space": msg("{player} builds {tile} from the {board} price board on a light-green space "
+                             "({payment})."),
+    "dark-green space": msg("{player} builds {tile} from the {board} price board on a dark-green space ({payment})."),
+}
+_FOREST_ON = {
+    "light-green space": msg("{player} builds a forest from the {board} price board on a light-green space "
+                             "({payment})."),
+    "dark-green space": msg("{player} builds a forest from the {board} price board on a dark-green space "
+                            "({payment})."),
+}
+_ANIMAL_ON = {
+    "light-green space": msg("{player} places {animal} on a light-green space."),
+    "dark-green space": msg("{player} places {animal} on a dark-green space."),
+}
+_ADVANCE = (msg("{player} advances on the {track} track."), msg("{player} advances on the {track} track."),
+            msg("{player} advances on the {track} track and takes a coin."))
 COLOUR_INDEX = {c: i for i, c in enumerate(D.colours)}
 TILE_INDEX = {t: i for i, t in enumerate(TILE_NAMES)}
 PILE_INDEX = {b: i for i, b in enumerate(D.buildings)}
 TRACK_INDEX = {t: i for i, t in enumerate(TRACKS)}
+
+def action_message(action: Action) -> Message:
+    """An action's plain text (``action.text``) as a message."""
+    a = action.args
+    t = action.type
+    if t == "buy":
+        return msg("place coins on market space {space}", space=a["space"])
+    if t == "track":
+        return msg("advance on the {track} track", track=L.TRACK_NAME[TRACK_INDEX[a["track"]]])
+    if t == "trade":
+        return msg("trade {pit} + mining rights {mine} + ship {ship}", pit=L.PIT_NAME[COLOUR_INDEX[a["pit"]]],
+                   mine=a["mine"], ship=a["ship"])
+    if t == "keep":
+        return msg("keep {things}", things=L.chained(L.equipment(COLOUR_INDEX.get(a["pit"], -1), a["mine"],
+                                                                  a["ship"])))
+    if t == "build":
+        return msg("build {tile} from the {board} price board", tile=L.A_TILE[TILE_INDEX[a["tile"]]],
+                   board=L.BOARD_NAME[a["board"]])
+    if t == "pay":
+        return msg("pay {payment}", payment=L.payment(a["gems"]))
+    if t == "forest_pile":
+        return msg("turn over {tile} tile for the forest", tile=L.A_PILE[PILE_INDEX[a["pile"]]])
+    return msg("pass")
+
 
 _FIELDS = (
     "coins", "gems", "tr", "pits", "mines", "ships", "bld", "forests", "ani", "mand", "gen",
@@ -373,7 +418,8 @@ class DiamondsClubState(State):
         if log is not None:
             log.append({
                 "type": "round", "player": self.start, "round": self.round,
-                "text": f"Round {self.round}: new market set out; {{P{self.start}}} starts buying.",
+                "text": msg("Round {round}: new market set out; {player} starts buying.", round=self.round,
+                            player=L.seat(self.start)),
             })
 
     def _derive_goods(self) -> None:
@@ -574,114 +620,141 @@ class DiamondsClubState(State):
 
     def action_text(self, player: int, action: Action, lang: str = "en") -> str:
         """The action's text naming what is on the market space / track / board it points at now."""
+        return self.say(self.action_message(player, action), lang)
+
+    def action_message(self, player: int, action: Action) -> Message:
+        """:meth:`action_text` as a message."""
         t = action.type
         if t == "buy":
             i = action.args["space"]
             if i < len(self.cm) and not self.cm[i]:
-                price = 1 + self.sur[i]
-                return (f"place {price} coin{'s' if price > 1 else ''} on {space_name(i, self.cols)}: "
-                        f"{space_label(self.market_goods[i])}")
+                return msgn("place {n} coin on {where}: {goods}", "place {n} coins on {where}: {goods}",
+                            n=1 + self.sur[i], where=L.space_name(i, self.cols), goods=L.goods(self.market_goods[i]))
         elif t == "track":
             k = TRACK_INDEX[action.args["track"]]
             at = self.tr[player * 3 + k]
             if at < TRACK_MAX[k]:
-                return f"{action.text} (to space {at + 2} of {TRACK_MAX[k] + 1})"
+                return msg("advance on the {track} track (to space {space} of {last})", track=L.TRACK_NAME[k],
+                           space=at + 2, last=TRACK_MAX[k] + 1)
         elif t == "build":
             b = BOARD_INDEX[action.args["board"]]
             price = self.price(b, player)
-            extra = price - REQ_BASE[b]
-            cost = board_cost_text(b) + (f" + {extra} surcharge" if extra else "")
-            return f"{action.text} for {price} gems ({cost})"
+            return msg("build {tile} from the {board} price board for {price} gems ({cost})",
+                       tile=L.A_TILE[TILE_INDEX[action.args["tile"]]], board=L.BOARD_NAME[action.args["board"]],
+                       price=price, cost=L.board_cost(b, price - REQ_BASE[b]))
         elif t == "forest_pile":
             b = PILE_INDEX[action.args["pile"]]
-            return f"{action.text} (the {tile_label(b)} pile has {self.tiles[b]} tiles)"
-        return action.text
+            return msg("turn over {tile} tile for the forest (the {pile} pile has {count} tiles)",
+                       tile=L.A_PILE[b], pile=L.TILE_NAME[b], count=self.tiles[b])
+        return action_message(action)
 
     def prompt(self, player: int, lang: str = "en") -> str:
+        return self.say(self.prompt_message(player), lang)
+
+    def prompt_message(self, player: int | None) -> Message:
+        """What ``player`` must decide now (None: a spectator's line), as a message."""
         if self.phase == OVER:
-            return "The game is over."
+            return msg("The game is over.")
+        if player is None:
+            return msg("Seat {seat} is deciding.", seat=self.order[self.oi] + 1)
         if player != self.order[self.oi]:
-            return f"Wait: seat {self.order[self.oi] + 1} is deciding."
+            return msg("Wait: seat {seat} is deciding.", seat=self.order[self.oi] + 1)
         if self.phase == BUY:
             if self.pend >= 0:
-                return "Choose the development track to advance on (the ? space)."
-            return f"Place coins on a vacant market space (you have {self.coins[player]}) or pass for this round."
+                return msg("Choose the development track to advance on (the ? space).")
+            return msg("Place coins on a vacant market space (you have {coins}) or pass for this round.",
+                       coins=self.coins[player])
         if self.phase == GEMS:
             if self.stage == 0:
-                return "Form a complete set (pit, mining rights, ship) to trade for gems."
-            return ("Choose the equipment to keep for the next round: at most two tiles, never two of the same "
-                    "kind; the rest goes back to the supply.")
+                return msg("Form a complete set (pit, mining rights, ship) to trade for gems.")
+            return msg("Choose the equipment to keep for the next round: at most two tiles, never two of the same "
+                       "kind; the rest goes back to the supply.")
         if self.fpile:
-            names = [tile_label(b) for b in range(NB) if self.fpile >> b & 1]
-            return ("Several building piles tie for the most tiles left: choose which one to turn over "
-                    f"for your forest ({', '.join(names[:-1])} or {names[-1]}).")
+            return msg("Several building piles tie for the most tiles left: choose which one to turn over "
+                       "for your forest ({piles}).", piles=self._tied_piles())
         if self.pend >= 0:
-            return f"Choose the gems to pay {self.price(self.pend, player)} for the {tile_label(self.ptile)}."
-        return "Build one landscape tile from a price board or pass for the rest of this phase."
+            return msg("Choose the gems to pay {price} for the {tile}.", price=self.price(self.pend, player),
+                       tile=L.TILE_NAME[self.ptile])
+        return msg("Build one landscape tile from a price board or pass for the rest of this phase.")
+
+    def _tied_piles(self) -> Message:
+        names = [L.TILE_NAME[b] for b in range(NB) if self.fpile >> b & 1]
+        return msg("{first} or {second}", first=L.joined(names[:-1], ", "), second=names[-1])
 
     def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
+        reason = self.why_illegal_message(player, action, lang)
+        return reason if isinstance(reason, str) else self.say(reason, lang)
+
+    def why_illegal_message(self, player: int, action: Action, lang: str = "en") -> Message | str:
         p = player
         t = action.type
         phase = self.phase
+        # the English names a board as the programs do ("rose_garden"); other languages by its name
+        board = (lambda name: name) if lang == "en" else (lambda name: L.BOARD_NAME[name])
         if t == "buy":
             if phase != BUY or self.pend >= 0:
-                return "Coins go on the market only in phase 2 (Buy), once any ? track choice is made."
+                return msg("Coins go on the market only in phase 2 (Buy), once any ? track choice is made.")
             i = action["space"]
             if i >= len(self.cm):
-                return (f"That market space does not exist with {self.num_players} players "
-                        f"(only {self.cols} strips are set out; the rest is closed market).")
-            where = space_name(i, self.cols)
+                return msg("That market space does not exist with {players} players "
+                           "(only {strips} strips are set out; the rest is closed market).",
+                           players=self.num_players, strips=self.cols)
+            where = L.space_name(i, self.cols)
             if self.cm[i]:
-                return f"The market space at {where} is already occupied: coins go on vacant spaces only."
-            return (f"The market space at {where} costs {1 + self.sur[i]} coins (1 plus one per coin on the adjoining "
-                    f"spaces) and you have {self.coins[p]}.")
+                return msg("The market space at {where} is already occupied: coins go on vacant spaces only.",
+                           where=where)
+            return msg("The market space at {where} costs {price} coins (1 plus one per coin on the adjoining "
+                       "spaces) and you have {coins}.", where=where, price=1 + self.sur[i], coins=self.coins[p])
         if t == "track":
             if phase != BUY or self.pend < 0:
-                return "A development track is chosen only after buying a ? space of the market."
-            return f"You are already on the last space of the {action['track']} track."
+                return msg("A development track is chosen only after buying a ? space of the market.")
+            return msg("You are already on the last space of the {track} track.",
+                       track=L.TRACK_NAME[TRACK_INDEX[action["track"]]])
         if t == "trade":
             if phase != GEMS or self.stage != 0:
-                return "Sets of equipment are traded for gems only in phase 4 (Purchase gems)."
-            return "You do not hold that pit, mining rights and ship to form this set."
+                return msg("Sets of equipment are traded for gems only in phase 4 (Purchase gems).")
+            return msg("You do not hold that pit, mining rights and ship to form this set.")
         if t == "keep":
             if phase != GEMS or self.stage != 1:
-                return ("Equipment to keep is chosen in phase 4 after every complete set has been "
-                        "traded: complete sets must always be traded.")
-            return ("You may keep only tiles you hold: at most two, never two of the same kind (for example a "
-                    "pit and a ship); when you hold two kinds or more, keep two.")
+                return msg("Equipment to keep is chosen in phase 4 after every complete set has been "
+                           "traded: complete sets must always be traded.")
+            return msg("You may keep only tiles you hold: at most two, never two of the same kind (for example a "
+                       "pit and a ship); when you hold two kinds or more, keep two.")
         if t == "forest_pile":
             if phase != BUILD or not self.fpile:
-                return ("A building pile is chosen only when you build a forest and several piles tie for "
-                        "the most tiles left (otherwise the fullest pile is turned over by itself).")
-            most = max(self.tiles)
-            names = [tile_label(b) for b in range(NB) if self.fpile >> b & 1]
-            return (f"A forest is turned over from a pile with the most tiles left ({most}): "
-                    f"{', '.join(names[:-1])} or {names[-1]}, not the {tile_label(PILE_INDEX[action['pile']])} pile.")
+                return msg("A building pile is chosen only when you build a forest and several piles tie for "
+                           "the most tiles left (otherwise the fullest pile is turned over by itself).")
+            return msg("A forest is turned over from a pile with the most tiles left ({most}): "
+                       "{piles}, not the {pile} pile.", most=max(self.tiles), piles=self._tied_piles(),
+                       pile=L.TILE_NAME[PILE_INDEX[action["pile"]]])
         if t == "build":
             if phase != BUILD or self.pend >= 0 or self.fpile:
-                return "Landscape tiles are built only in phase 5 (Build), one at a time."
+                return msg("Landscape tiles are built only in phase 5 (Build), one at a time.")
             b = BOARD_INDEX[action["board"]]
             tile = TILE_INDEX[action["tile"]]
             if self.bp[b] >> p & 1:
-                return f"You have already used the {action['board']} price board this round (once per round)."
+                return msg("You have already used the {board} price board this round (once per round).",
+                           board=board(action["board"]))
             if self.used[p] >= BOARD_PIECES:
-                return "You have no piece left to mark a price board this round."
+                return msg("You have no piece left to mark a price board this round.")
             g = self.gems[p * 5:p * 5 + 5]
             if not affordable(b, g, _popcount(self.bp[b])):
-                return (f"You cannot pay {self.price(b, p)} gems for the {action['board']} price board "
-                        "(printed price plus one gem per other player's piece; diamonds are jokers).")
+                return msg("You cannot pay {price} gems for the {board} price board "
+                           "(printed price plus one gem per other player's piece; diamonds are jokers).",
+                           price=self.price(b, p), board=board(action["board"]))
             if tile != FOREST and not self.tiles[tile]:
-                return f"No {tile_label(tile)} tiles are left."
-            return ("There is no park space for that tile: mandatory spaces take only their building, and the "
-                    "dark-green spaces open only once all 14 light-green spaces are covered.")
+                return msg("No {tile} tiles are left.", tile=L.TILE_NAME[tile])
+            return msg("There is no park space for that tile: mandatory spaces take only their building, and the "
+                       "dark-green spaces open only once all 14 light-green spaces are covered.")
         if t == "pay":
             if phase != BUILD or self.pend < 0:
-                return "Gems are paid only for a building chosen in phase 5."
-            return (f"That payment does not match the price of {self.price(self.pend, p)} gems for the "
-                    f"{D.boards[self.pend].name} price board (diamonds replace any gem).")
+                return msg("Gems are paid only for a building chosen in phase 5.")
+            return msg("That payment does not match the price of {price} gems for the "
+                       "{board} price board (diamonds replace any gem).", price=self.price(self.pend, p),
+                       board=board(D.boards[self.pend].name))
         if t == "pass":
-            return "You cannot pass now: " + self.prompt(p)
-        return super().why_illegal(player, action)
+            return msg("You cannot pass now: {prompt}", prompt=self.prompt_message(p))
+        return super().why_illegal(player, action, lang)
 
     # -- applying actions -------------------------------------------------------------
     def _apply(self, player: int, action: Action, log) -> None:
@@ -700,7 +773,8 @@ class DiamondsClubState(State):
             else:  # pass
                 self.passed |= 1 << p
                 if log is not None:
-                    log.append({"type": "pass", "player": p, "text": f"{{P{p}}} passes in the buy phase."})
+                    log.append({"type": "pass", "player": p, "text": msg("{player} passes in the buy phase.",
+                                                                          player=L.seat(p))})
                 self._buy_next(log)
         elif self.phase == BUILD:
             if t == "forest_pile":
@@ -722,7 +796,8 @@ class DiamondsClubState(State):
             else:
                 self.passed |= 1 << p
                 if log is not None:
-                    log.append({"type": "pass", "player": p, "text": f"{{P{p}}} passes in the build phase."})
+                    log.append({"type": "pass", "player": p, "text": msg("{player} passes in the build phase.",
+                                                                          player=L.seat(p))})
                 self._build_next(log)
         else:  # GEMS
             self.gdec = 1
@@ -756,8 +831,9 @@ class DiamondsClubState(State):
             log.append({
                 "type": "buy", "player": p, "space": i, "coins": price,
                 "goods": space_token(goods),
-                "text": f"{{P{p}}} pays {price} coin{'s' if price > 1 else ''} for {space_label(goods)} "
-                        f"({space_name(i, self.cols)}).",
+                "text": msgn("{player} pays {n} coin for {goods} ({where}).",
+                             "{player} pays {n} coins for {goods} ({where}).", n=price, player=L.seat(p),
+                             goods=L.goods(goods), where=L.space_name(i, self.cols)),
             })
         if len(goods) == 1:
             kind, val = goods[0]
@@ -800,7 +876,8 @@ class DiamondsClubState(State):
             elif opts:
                 self.pend = ANY_TRACK
             elif log is not None:
-                log.append({"type": "lost", "player": p, "text": f"{{P{p}}} is at the end of every track: the step is lost."})
+                log.append({"type": "lost", "player": p, "text": msg(
+                    "{player} is at the end of every track: the step is lost.", player=L.seat(p))})
         else:
             self._step_track(p, val, log)
 
@@ -809,15 +886,15 @@ class DiamondsClubState(State):
         if self.tr[k] >= TRACK_MAX[t]:
             if log is not None:
                 log.append({"type": "lost", "player": p,
-                            "text": f"{{P{p}}} is already at the end of the {TRACKS[t]} track: the step is lost."})
+                            "text": msg("{player} is already at the end of the {track} track: the step is lost.",
+                                        player=L.seat(p), track=L.TRACK_NAME[t])})
             return
         self.tr[k] += 1
         if t == 2:
             self.coins[p] += 1  # the money track pays a coin at once
         if log is not None:
             log.append({"type": "track", "player": p, "track": TRACKS[t], "space": self.tr[k],
-                        "text": f"{{P{p}}} advances on the {TRACKS[t]} track"
-                                + (" and takes a coin." if t == 2 else ".")})
+                        "text": _ADVANCE[t] | {"p": {"player": L.seat(p), "track": L.TRACK_NAME[t]}}})
 
     def _place_animal(self, p: int, a: int, log) -> None:
         where = None
@@ -831,15 +908,19 @@ class DiamondsClubState(State):
             where = "dark-green space"
         if where is None:
             if log is not None:
-                reason = "none are left" if self.apile[a] <= 0 else "there is no free space for it"
-                log.append({"type": "lost", "player": p,
-                            "text": f"{{P{p}}} gets no {animal_label(a)}: {reason}."})
+                if self.apile[a] <= 0:
+                    text = msg("{player} gets no {animal}: none are left.", player=L.seat(p),
+                               animal=L.ANIMAL_NAME[a])
+                else:
+                    text = msg("{player} gets no {animal}: there is no free space for it.", player=L.seat(p),
+                               animal=L.ANIMAL_NAME[a])
+                log.append({"type": "lost", "player": p, "text": text})
             return
         self.apile[a] -= 1
         self.ani[p * NA + a] += 1
         if log is not None:
             log.append({"type": "animal", "player": p, "animal": D.animals[a],
-                        "text": f"{{P{p}}} places {_a(animal_label(a))} on a {where}."})
+                        "text": _ANIMAL_ON[where] | {"p": {"player": L.seat(p), "animal": L.A_ANIMAL[a]}}})
         self._check_complete(p, log)
 
     def _check_complete(self, p: int, log) -> None:
@@ -847,7 +928,8 @@ class DiamondsClubState(State):
             self.ending = True
             if log is not None:
                 log.append({"type": "park_complete", "player": p,
-                            "text": f"{{P{p}}} has covered all light-green spaces: the game ends after this round."})
+                            "text": msg("{player} has covered all light-green spaces: the game ends after "
+                                        "this round.", player=L.seat(p))})
 
     def _next_unpassed(self) -> bool:
         """Move ``oi`` to the next seat in ``order`` that has not passed; False if none."""
@@ -877,19 +959,21 @@ class DiamondsClubState(State):
                     gems[p * 5 + DIA] += 1
                     if log is not None:
                         log.append({"type": "diamond", "player": p, "reason": "coins",
-                                    "text": f"{{P{p}}} has the most unused coins ({most}) and takes a diamond."})
+                                    "text": msg("{player} has the most unused coins ({most}) and takes a "
+                                                "diamond.", player=L.seat(p), most=most)})
         far = max(self.pos)
         leaders = [p for p in range(n) if self.pos[p] == far]
         for p in leaders:
             gems[p * 5 + DIA] += 1
             if log is not None:
                 log.append({"type": "diamond", "player": p, "reason": "start track",
-                            "text": f"{{P{p}}} leads the starting player track and takes a diamond."})
+                            "text": msg("{player} leads the starting player track and takes a diamond.",
+                                        player=L.seat(p))})
         self.start = max(leaders, key=lambda q: self.seq[q])
         self.order = tuple(sorted(range(n), key=lambda q: (-self.pos[q], -self.seq[q])))
         if log is not None:
             log.append({"type": "start_player", "player": self.start,
-                        "text": f"{{P{self.start}}} becomes the starting player."})
+                        "text": msg("{player} becomes the starting player.", player=L.seat(self.start))})
         self.phase = GEMS
         self.oi = 0
         self.stage = 0
@@ -907,11 +991,16 @@ class DiamondsClubState(State):
         self.gems[p * 5 + c] += count
         self.gems[p * 5 + DIA] += dia
         if log is not None:
-            extra = f" and {dia} diamond{'s' if dia > 1 else ''}" if dia else ""
+            got = L.GEMS_OF[c] | {"p": {"count": count}}
+            if dia:
+                text = msgn("{player} trades {pit}, mining rights {mine} and ship {ship} for {gems} and {n} "
+                            "diamond.", "{player} trades {pit}, mining rights {mine} and ship {ship} for {gems} "
+                            "and {n} diamonds.", n=dia, player=L.seat(p), pit=L.A_PIT[c], mine=m, ship=s, gems=got)
+            else:
+                text = msg("{player} trades {pit}, mining rights {mine} and ship {ship} for {gems}.",
+                           player=L.seat(p), pit=L.A_PIT[c], mine=m, ship=s, gems=got)
             log.append({"type": "trade", "player": p, "pit": D.colours[c], "mine": m, "ship": s,
-                        "gems": count, "diamonds": dia,
-                        "text": f"{{P{p}}} trades a {D.colours[c]} pit, mining rights {m} and ship {s} "
-                                f"for {count} {D.colours[c]} gems{extra}."})
+                        "gems": count, "diamonds": dia, "text": text})
 
     def _keep(self, p: int, c: int, m: int, s: int, log) -> None:
         pits, mines, ships = self.pits, self.mines, self.ships
@@ -921,10 +1010,10 @@ class DiamondsClubState(State):
             mines[p * NV + v] = 1 if m and v == m else 0
             ships[p * NV + v] = 1 if s and v == s else 0
         if log is not None:
-            parts = ([f"{D.colours[c]} pit"] if c >= 0 else []) + (
-                [f"mining rights {m}"] if m else []) + ([f"ship {s}"] if s else [])
-            log.append({"type": "keep", "player": p,
-                        "text": f"{{P{p}}} keeps " + (" and ".join(parts) or "no equipment") + " for the next round."})
+            parts = L.equipment(c, m, s)
+            text = (msg("{player} keeps {things} for the next round.", player=L.seat(p), things=L.chained(parts))
+                    if parts else msg("{player} keeps no equipment for the next round.", player=L.seat(p)))
+            log.append({"type": "keep", "player": p, "text": text})
 
     def _gems_advance(self, log) -> None:
         """Run phase 4 until a player has a real choice; then start phase 5."""
@@ -951,7 +1040,7 @@ class DiamondsClubState(State):
         self.passed = 0
         self.pend = -1
         if log is not None:
-            log.append({"type": "phase", "player": self.order[0], "text": "Build phase."})
+            log.append({"type": "phase", "player": self.order[0], "text": msg("Build phase.")})
 
     def _gems_finish_player(self) -> None:
         if self.gdec:
@@ -980,8 +1069,9 @@ class DiamondsClubState(State):
             if log is not None:
                 log.append({"type": "build", "player": p, "board": D.boards[b].name, "tile": TILE_NAMES[t],
                             "paid": list(pay),
-                            "text": f"{{P{p}}} builds a forest from the {board_label(b)} price board "
-                                    f"on a {where} ({_pay_text(pay)[4:]})."})
+                            "text": _FOREST_ON[where] | {"p": {
+                                "player": L.seat(p), "board": L.BOARD_NAME[D.boards[b].name],
+                                "payment": L.payment(pay)}}})
             if tied & (tied - 1):
                 self.fpile = tied  # several fullest piles: the player chooses which to turn over
                 return
@@ -993,9 +1083,9 @@ class DiamondsClubState(State):
         if log is not None:
             log.append({"type": "build", "player": p, "board": D.boards[b].name, "tile": TILE_NAMES[t],
                         "paid": list(pay),
-                        "text": f"{{P{p}}} builds {_a(tile_label(t))} from the {board_label(b)} price board "
-                                f"on {'its' if where == 'mandatory space' else 'a'} {where} "
-                                f"({_pay_text(pay)[4:]})."})
+                        "text": _BUILT_ON[where] | {"p": {
+                            "player": L.seat(p), "tile": L.A_TILE[t], "board": L.BOARD_NAME[D.boards[b].name],
+                            "payment": L.payment(pay)}}})
         self._bonus(p, t, log)
         self._check_complete(p, log)
         self._build_next(log)
@@ -1005,7 +1095,8 @@ class DiamondsClubState(State):
         self.tiles[pile] -= 1
         if log is not None:
             log.append({"type": "forest_pile", "player": p, "pile": D.buildings[pile],
-                        "text": f"{{P{p}}} turns over {_a(tile_label(pile))} tile for the forest."})
+                        "text": msg("{player} turns over {tile} tile for the forest.", player=L.seat(p),
+                                    tile=L.A_PILE[pile])})
         self._check_complete(p, log)
         self._build_next(log)
 
@@ -1027,18 +1118,19 @@ class DiamondsClubState(State):
         got = []
         if self.triple[t] < 0 and counts[t] >= 3:
             self.triple[t] = p
-            got.append(f"three {tile_label(t)}s ({D.three_vp})")
+            got.append(L.THREE_OF[t] | {"p": {"vp": D.three_vp}})
         done = min(counts)
         while self.all4.count(p) < done and len(self.all4) < len(D.all_four_vp):
-            got.append(f"all four buildings ({D.all_four_vp[len(self.all4)]})")
+            got.append(msg("all four buildings ({vp})", vp=D.all_four_vp[len(self.all4)]))
             self.all4.append(p)
         done = sum(c // 5 for c in counts)
         while self.five.count(p) < done and len(self.five) < len(D.five_vp):
-            got.append(f"five identical buildings ({D.five_vp[len(self.five)]})")
+            got.append(msg("five identical buildings ({vp})", vp=D.five_vp[len(self.five)]))
             self.five.append(p)
         if got and log is not None:
             log.append({"type": "bonus", "player": p,
-                        "text": f"{{P{p}}} takes the bonus card " + " and ".join(got) + "."})
+                        "text": msg("{player} takes the bonus card {cards}.", player=L.seat(p),
+                                    cards=L.chained(got))})
 
     def _build_next(self, log) -> None:
         self.turn += 1
@@ -1051,9 +1143,11 @@ class DiamondsClubState(State):
                 sc = self.scores()
                 out = [p for p in range(self.num_players) if self.excluded(p)]
                 log.append({"type": "game_over", "player": self.winners()[0],
-                            "scores": sc, "not_scored": out, "text": "The game is over: "
-                            + ", ".join(f"{{P{p}}} {sc[p]:g}" for p in range(self.num_players)) + "."
-                            + "".join(f" {{P{p}}} {self.mandatory_warning(p)} (not scored)." for p in out)})
+                            "scores": sc, "not_scored": out, "text": L.joined(
+                                [msg("The game is over: {scores}.", scores=L.joined(
+                                    [f"{L.seat(p)} {sc[p]:g}" for p in range(self.num_players)], ", "))]
+                                + [msg("{player} {warning} (not scored).", player=L.seat(p),
+                                       warning=self.mandatory_warning_message(p)) for p in out], " ")})
             return
         n = self.num_players
         for p in range(n):
@@ -1098,16 +1192,15 @@ class DiamondsClubState(State):
 
     def mandatory_warning(self, p: int) -> str | None:
         """Why ``p`` scores 0 (at the end) or will unless it builds (when the end is near)."""
+        message = self.mandatory_warning_message(p)
+        return None if message is None else render(message)
+
+    def mandatory_warning_message(self, p: int) -> Message | None:
+        """:meth:`mandatory_warning` as a message."""
         missing = self.missing_mandatory(p)
         if not missing or not self.end_near():
             return None
-        names = [tile_label(b) for b in missing]
-        spaces = (" and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1])
-        spaces = f"the {spaces} space" + ("s" if len(names) > 1 else "")
-        if self.phase == OVER:
-            return f"scores 0: {spaces} {'were' if len(names) > 1 else 'was'} never covered"
-        when = "this round, the last one" if self.ending else "before the end, which is near"
-        return f"scores 0 unless {spaces} {'are' if len(names) > 1 else 'is'} built {when}"
+        return L.mandatory_warning(missing, self.phase == OVER, self.ending)
 
     def park_spaces(self, p: int) -> dict[str, list[str]]:
         """What covers the ordinary light-green and the dark-green spaces, in kind order.
@@ -1133,8 +1226,9 @@ class DiamondsClubState(State):
         return (sum(self.gems[player * 5:player * 5 + 5]),)
 
     def tiebreak_explained(self, lang: str = "en") -> str:
-        return ("Ties are broken by the most gems left (diamonds included); players still tied share the "
-                "place. Players who did not cover their mandatory spaces are not scored and rank last.")
+        return self.say(msg("Ties are broken by the most gems left (diamonds included); players still tied share "
+                            "the place. Players who did not cover their mandatory spaces are not scored and rank "
+                            "last."), lang)
 
     # -- information ----------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
@@ -1190,8 +1284,7 @@ class DiamondsClubState(State):
             "round": self.round,
             "phase": PHASE_NAMES[self.phase],
             "to_move": list(self.to_move()),
-            "prompt": self.prompt(player) if player is not None else (
-                "The game is over." if self.phase == OVER else f"Seat {self.order[self.oi] + 1} is deciding."),
+            "prompt": render(self.prompt_message(player)),
             "start_player": self.start,
             "order": list(self.order),
             "market": market,

@@ -17,6 +17,7 @@
 // panel); the market and the other players' panels follow.
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable } from "../svg.js";
+import { t, tn, tp, lang } from "../i18n.js";
 
 const GEMS = ["blue", "yellow", "green", "red", "diamond"];
 const GOOD_COLOURS = { pit: "#8a6a4a", animal: "#6b9a4a", ship: "#3f6f9a", track: "#9a5a8a", mine: "#7a7a7a", hat: "#3a3a3a" };
@@ -43,7 +44,99 @@ const TAP = 56;  // user units: 44 px or more at 440 units across a 390 px scree
 // a price board card: 44 px or more, a little shorter so that in the build phase the
 // boards and your whole panel fit on a phone's first screen under a three-line prompt
 const CARD = 54;
-const animalName = (a) => (a === "deer" ? "deer park" : a);
+// Names of the game's things in the reader's language (the same words as the log's).
+function animalName(a) {
+  if (a === "pond") return t("pond");
+  if (a === "deer") return t("deer park");
+  if (a === "aviary") return t("aviary");
+  return pretty(a);
+}
+function nameOf(x) {
+  switch (x) {
+    case "fountain": return t("fountain");
+    case "orangery": return t("orangery");
+    case "pavilion": return t("pavilion");
+    case "rose_garden": return t("rose garden");
+    case "forest": return t("forest");
+    case "any_tile": return t("any tile");
+    case "forest_2": return t("forest 2");
+    case "forest_3": return t("forest 3");
+    default: return pretty(x);
+  }
+}
+function colourName(c) {
+  switch (c) {
+    case "blue": return tp("colour", "blue");
+    case "yellow": return tp("colour", "yellow");
+    case "green": return tp("colour", "green");
+    case "red": return tp("colour", "red");
+    case "dark": return tp("strip", "dark");
+    case "light": return tp("strip", "light");
+    default: return String(c);
+  }
+}
+function pitName(c) {
+  switch (c) {
+    case "blue": return t("blue pit");
+    case "yellow": return t("yellow pit");
+    case "green": return t("green pit");
+    case "red": return t("red pit");
+    default: return `${c} pit`;
+  }
+}
+function trackName(k) {
+  if (k === "forest") return tp("track", "forest");
+  if (k === "tech") return tp("track", "tech");
+  if (k === "money") return tp("track", "money");
+  return String(k);
+}
+// One good of a market space in full ("red pit", "mining rights 4", "2 top hats").
+function goodName(token) {
+  const [kind, val] = String(token).split(":");
+  if (kind === "pit") return pitName(val);
+  if (kind === "mine") return t("mining rights {value}", { value: val });
+  if (kind === "ship") return t("ship {value}", { value: val });
+  if (kind === "hat") return tn("{n} top hat", "{n} top hats", Number(val));
+  if (kind === "animal") return animalName(val);
+  if (kind === "track") {
+    if (val === "forest") return t("forest track step");
+    if (val === "tech") return t("technology track step");
+    if (val === "money") return t("money track step");
+    return t("any track step");
+  }
+  return String(token);
+}
+// A price board's price as the view writes it in English ("2 blue + 1 red", "4 any",
+// "2 of one colour"), in the reader's language.
+function costText(cost) {
+  return String(cost).split(" + ").map((part) => {
+    const m = /^(\d+) (blue|yellow|green|red|any)$/.exec(part);
+    if (!m) return part === "2 of one colour" ? t("2 of one colour") : part;
+    const n = Number(m[1]);
+    if (m[2] === "blue") return t("{n} blue", { n });
+    if (m[2] === "yellow") return t("{n} yellow", { n });
+    if (m[2] === "green") return t("{n} green", { n });
+    if (m[2] === "red") return t("{n} red", { n });
+    return t("{n} any", { n });
+  }).join(" + ");
+}
+function listed(parts) {
+  if (parts.length === 1) return parts[0];
+  if (parts.length === 2) return t("{first} and {second}", { first: parts[0], second: parts[1] });
+  return t("{first}, {second} and {third}", { first: parts.slice(0, -2).join(", "), second: parts[parts.length - 2], third: parts[parts.length - 1] });
+}
+// Why a seat scores 0 (or will): the engine's sentence (its mandatory_warning) from the view.
+function warningText(pl, v) {
+  const missing = (pl.park && pl.park.mandatory_missing) || [];
+  if (!missing.length) return pl.warning;
+  const names = listed(missing.map(nameOf));
+  const several = missing.length > 1;
+  const spaces = several ? t("the {names} spaces", { names }) : t("the {names} space", { names });
+  if (v.phase === "over") return several ? t("scores 0: {spaces} were never covered", { spaces }) : t("scores 0: {spaces} was never covered", { spaces });
+  const when = v.ending ? t("this round, the last one") : t("before the end, which is near");
+  return several ? t("scores 0 unless {spaces} are built {when}", { spaces, when }) : t("scores 0 unless {spaces} is built {when}", { spaces, when });
+}
+const seatName = (ctx, q) => (ctx.names && ctx.names[q]) || t("Seat {n}", { n: q + 1 });
 
 // Words of `text` in lines of at most `max` characters.
 function wrap(text, max) {
@@ -75,30 +168,30 @@ function coin(x, y, r) {
 // A short name for one good of a market space (narrow boards).
 function shortGood(token) {
   const [kind, val] = String(token).split(":");
-  if (kind === "pit") return `${val} pit`;
-  if (kind === "mine") return `mine ${val}`;
-  if (kind === "ship") return `ship ${val}`;
-  if (kind === "hat") return `${val} hat${val === "1" ? "" : "s"}`;
+  if (kind === "pit") return t("{colour} pit", { colour: colourName(val) });
+  if (kind === "mine") return t("mine {value}", { value: val });
+  if (kind === "ship") return t("ship {value}", { value: val });
+  if (kind === "hat") return tn("{n} hat", "{n} hats", Number(val));
   if (kind === "animal") return animalName(val);
-  if (kind === "track") return `${val === "any" ? "?" : val === "technology" ? "tech" : val} step`;
+  if (kind === "track") return t("{track} step", { track: val === "any" ? "?" : trackName(val) });
   return String(token);
 }
 
 // A park tile of kind k at (x, y), size w × h.
 function tile(x, y, w, h, k) {
-  const t = TILE[k] || { fill: "#888", mark: "?" };
+  const look = TILE[k] || { fill: "#888", mark: "?" };
   const g = s("g", { class: "dc-tile", "data-kind": k });
-  g.appendChild(t.round
-    ? s("circle", { cx: x + w / 2, cy: y + h / 2, r: Math.min(w, h) / 2 - 2, fill: t.fill, stroke: "#00000066" })
-    : s("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: 4, fill: t.fill, stroke: "#00000066" }));
-  if (t.mark === "tree") {
+  g.appendChild(look.round
+    ? s("circle", { cx: x + w / 2, cy: y + h / 2, r: Math.min(w, h) / 2 - 2, fill: look.fill, stroke: "#00000066" })
+    : s("rect", { x: x + 2, y: y + 2, width: w - 4, height: h - 4, rx: 4, fill: look.fill, stroke: "#00000066" }));
+  if (look.mark === "tree") {
     const cx = x + w / 2, cy = y + h / 2;
     g.appendChild(s("path", { d: `M${cx} ${cy - 9} L${cx + 8} ${cy + 5} L${cx - 8} ${cy + 5} Z`, fill: "#9fd98a" }));
     g.appendChild(s("rect", { x: cx - 1.5, y: cy + 5, width: 3, height: 4, fill: "#9fd98a" }));
   } else {
-    g.appendChild(s("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 800, fill: "#fff", text: t.mark }));
+    g.appendChild(s("text", { x: x + w / 2, y: y + h / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 800, fill: "#fff", text: look.mark }));
   }
-  g.appendChild(s("title", { text: k === "forest" ? "forest" : TILE[k] && TILE[k].round ? animalName(k) : pretty(k) }));
+  g.appendChild(s("title", { text: k === "forest" ? t("forest") : TILE[k] && TILE[k].round ? animalName(k) : nameOf(k) }));
   return g;
 }
 
@@ -149,18 +242,18 @@ export function render(el, ctx) {
     height = y + 10;
   }
   const spaceAt = (c, r) => ({ x: mx + (c % blockCols) * (sw + 6), y: my + 24 + Math.floor(c / blockCols) * blockH + 26 + r * (sh + 6) });
-  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "diamonds-board", role: "img", "aria-label": "Diamonds Club table" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "diamonds-board", role: "img", "aria-label": t("Diamonds Club table") });
   svg.appendChild(patternDefs("cb"));
 
   // market
-  const when = v.phase === "over" ? "" : v.ending ? " · last round" : v.end_near ? " · the end is near" : "";
-  const phase = v.phase === "over" ? "game over" : `${v.phase} phase`;
-  svg.appendChild(s("text", { x: 12, y: 20, "font-size": 14, "font-weight": 700, fill: "#e8e2d2", text: `${narrow ? "" : "market · "}round ${v.round} · ${phase}${when}` }));
-  if (my) svg.appendChild(s("text", { x: 12, y: my + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "market" }));
+  const when = v.phase === "over" ? "" : v.ending ? t(" · last round") : v.end_near ? t(" · the end is near") : "";
+  const phase = v.phase === "over" ? t("game over") : v.phase === "buy" ? t("buy phase") : v.phase === "build" ? t("build phase") : v.phase === "purchase gems" ? t("purchase gems phase") : `${v.phase} phase`;
+  svg.appendChild(s("text", { x: 12, y: 20, "font-size": 14, "font-weight": 700, fill: "#e8e2d2", text: (narrow ? "" : t("market · ")) + t("round {round} · {phase}", { round: v.round, phase }) + when }));
+  if (my) svg.appendChild(s("text", { x: 12, y: my + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: t("market") }));
   // passing (no more buying or building this round) is a button at the top right
   const pass = findLegal(ctx.legal, { type: "pass" })[0];
   if (pass && !ctx.legal.some((e) => DIALOG_TYPES.includes(e.type))) {
-    const label = narrow ? "pass" : v.phase === "build" ? "pass: build nothing more" : "pass: buy nothing more";
+    const label = narrow ? t("pass") : v.phase === "build" ? t("pass: build nothing more") : t("pass: buy nothing more");
     const pw = narrow ? 110 : 210, px = W - 12 - pw;
     svg.appendChild(clickable(s("g", { class: "dc-pass" }, [
       s("rect", { x: px - 4, y: 0, width: pw + 8, height: narrow ? TAP : 49, fill: "#000", "fill-opacity": 0 }),
@@ -173,39 +266,41 @@ export function render(el, ctx) {
   for (let c = 0; c < ncols; c++) {
     const { x, y } = spaceAt(c, 0);
     const st = strips[c];
-    svg.appendChild(s("text", { class: "dc-strip-label", x: x + sw / 2, y: y - 8, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: "#e8e2d2", text: `strip ${c + 1}` + (st && !narrow ? ` · ${st.colour}` : "") }));
+    svg.appendChild(s("text", { class: "dc-strip-label", x: x + sw / 2, y: y - 8, "text-anchor": "middle", "font-size": 12.5, "font-weight": 700, fill: "#e8e2d2", text: t("strip {n}", { n: c + 1 }) + (st && !narrow ? ` · ${colourName(st.colour)}` : "") }));
   }
   v.market.forEach((row, r) => {
     for (let k = 0; k < blocks; k++) {
       const { y } = spaceAt(k * blockCols, r);
-      svg.appendChild(s("text", { class: "dc-row-label", x: mx - 6, y: y + sh / 2 + 5, "text-anchor": "end", "font-size": 12.5, "font-weight": 700, fill: "#e8e2d2", text: narrow ? `${r + 1}` : `row ${r + 1}` }));
+      svg.appendChild(s("text", { class: "dc-row-label", x: mx - 6, y: y + sh / 2 + 5, "text-anchor": "end", "font-size": 12.5, "font-weight": 700, fill: "#e8e2d2", text: narrow ? `${r + 1}` : t("row {row}", { row: r + 1 }) }));
     }
     row.forEach((sp, i) => {
       const { x, y } = spaceAt(i, r);
       // a space may show several goods ("pit:red+mine:3"): one colour band per good
       const items = sp.items || String(sp.goods).split("+");
       const kinds = items.map((t) => String(t).split(":")[0]);
-      const where = `strip ${i + 1}, row ${r + 1}`;
+      const where = t("strip {strip}, row {row}", { strip: i + 1, row: r + 1 });
       const g = s("g", { class: "market-space", "data-space": sp.space, "data-where": where, "data-motion-key": `dc-m${sp.space}` });
       g.appendChild(s("rect", { x, y, width: sw, height: sh, rx: 8, fill: sp.coins ? "#d9d0bd" : "#f4ecdb", stroke: "#8a7b5c", "stroke-width": 1.2 }));
       kinds.forEach((kind, k) => g.appendChild(s("rect", { x, y: y + (k * sh) / kinds.length, width: 8, height: sh / kinds.length, rx: 3, fill: GOOD_COLOURS[kind] || "#888" })));
       const pit = items.find((t) => String(t).startsWith("pit:"));
       const pitColour = pit ? String(pit).split(":")[1] : null;
       if (pitColour) g.appendChild(gem(x + 22, y + 16, 8, pitColour, ctx));
-      const label = sw < 130 ? items.map(shortGood).join(" + ") : sp.label;
+      const full = items.map(goodName).join(" + ");
+      const label = sw < 130 ? items.map(shortGood).join(" + ") : full;
       const tx = pitColour ? x + 34 : x + 14;
       const fs = fit(label, sw - (tx - x) - 6, 12.5);
       if (pitColour && sw < 100 && items.length === 1) {
-        g.appendChild(s("text", { x: x + 34, y: y + 21, "font-size": 12.5, "font-weight": 700, fill: "#2a2520", text: "pit" }));
+        g.appendChild(s("text", { x: x + 34, y: y + 21, "font-size": 12.5, "font-weight": 700, fill: "#2a2520", text: t("pit") }));
       } else {
         g.appendChild(s("text", { x: tx, y: y + 20, "font-size": fs, "font-weight": 700, fill: "#2a2520", text: label }));
       }
       if (sp.coins) {
         for (let k = 0; k < sp.coins; k++) g.appendChild(coin(x + 20 + k * 12, y + sh - 13, 7));
       } else if (sp.price !== null && sp.price !== undefined) {
-        g.appendChild(s("text", { x: x + 14, y: y + sh - 10, "font-size": 12, fill: "#6b5a3a", text: narrow ? `${sp.price} coin${sp.price === 1 ? "" : "s"}` : `costs ${sp.price} coin${sp.price === 1 ? "" : "s"}` }));
+        const cost = narrow ? tn("{n} coin", "{n} coins", sp.price) : tn("costs {n} coin", "costs {n} coins", sp.price);
+        g.appendChild(s("text", { x: x + 14, y: y + sh - 10, "font-size": cost.length * 12 * 0.55 > sw - 20 ? fit(cost, sw - 20, 12) : 12, fill: "#6b5a3a", text: cost }));
       }
-      g.appendChild(s("title", { text: `${where}: ${sp.label}` }));
+      g.appendChild(s("title", { text: `${where}: ${full}` }));
       const buy = findLegal(ctx.legal, { type: "buy", space: sp.space })[0];
       if (buy) {
         g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: sw + 4, height: sh + 4, rx: 10 }));
@@ -217,30 +312,30 @@ export function render(el, ctx) {
   });
 
   // price boards (buildings and forests)
-  svg.appendChild(s("text", { x: 12, y: by + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: "price boards" }));
+  svg.appendChild(s("text", { x: 12, y: by + 20, "font-size": 13, "font-weight": 700, fill: "#e8e2d2", text: t("price boards") }));
   if (narrow) v.boards.forEach((b) => svg.appendChild(boardCard(b, cards.at[b.name], by + 34, ctx)));
   else v.boards.forEach((b, i) => {
     const bx = 12 + (i % perRow) * (bw + 8);
     const y = by + 28 + Math.floor(i / perRow) * rowH;
     const g = s("g", { class: "price-board", "data-board": b.name, "data-motion-key": `dc-b-${b.name}` });
     g.appendChild(s("rect", { x: bx, y, width: bw, height: boxH, rx: 8, fill: "#e6eef0", stroke: "#5a7a86", "stroke-width": 1.2 }));
-    const head = `${pretty(b.name)} — ${b.cost}`;
+    const head = `${nameOf(b.name)} — ${costText(b.cost)}`;
     g.appendChild(s("text", { x: bx + 10, y: y + 19, "font-size": fit(head, bw - 20 - 14 * (b.pieces || []).length, 12.5), "font-weight": 700, fill: "#1d3440", text: head }));
     g.appendChild(pieces(b, bx + bw - 12, y + 13, ctx));
     const builds = ctx.legal.filter((e) => e.type === "build" && e.json.board === b.name);
     if (!builds.length) {
-      const line = `builds: ${b.tiles.map(pretty).join(", ")}`;
+      const line = t("builds: {tiles}", { tiles: b.tiles.map(nameOf).join(", ") });
       g.appendChild(s("text", { x: bx + 10, y: y + 37, "font-size": Math.min(11, fit(line, bw - 20, 11)), fill: "#4a6470", text: line }));
     }
     const bpw = Math.min(72, (bw - 16) / Math.max(1, builds.length) - 4);
     builds.forEach((e, k) => {
       const px = bx + 8 + k * (bpw + 4);
-      const full = pretty(e.json.tile);
+      const full = nameOf(e.json.tile);
       const label = bpw < 60 ? full.split(" ")[0].slice(0, 6) : full;
       const pg = s("g", {}, [
         s("rect", { x: px, y: y + 24, width: bpw, height: 18, rx: 9, fill: "#2f8a4f" }),
         s("rect", { class: "hl", x: px - 2, y: y + 22, width: bpw + 4, height: 22, rx: 11 }),
-        s("text", { x: px + bpw / 2, y: y + 37, "text-anchor": "middle", "font-size": 10.5, "font-weight": 700, fill: "#fff", text: label }),
+        s("text", { x: px + bpw / 2, y: y + 37, "text-anchor": "middle", "font-size": label.length * 10.5 * (/^[A-ZÄÖÜ]/.test(label) ? 0.68 : 0.55) > bpw - 4 ? fit(label, bpw - 4, 10.5) : 10.5, "font-weight": 700, fill: "#fff", text: label }),
       ]);
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     });
@@ -262,7 +357,7 @@ export function render(el, ctx) {
 // The seats that built from board `b` this round: pieces leftwards from (x, y).
 function pieces(b, x, y, ctx) {
   return s("g", {}, (b.pieces || []).map((q, k) => s("circle", { class: "dc-piece", cx: x - k * 14, cy: y, r: 5.5, fill: SEAT_COLOURS[q % 4], stroke: "#222" },
-    [s("title", { text: `${(ctx.names && ctx.names[q]) || `Seat ${q + 1}`} built from this board this round` })])));
+    [s("title", { text: t("{name} built from this board this round", { name: seatName(ctx, q) }) })])));
 }
 
 // Where the price boards lie on a narrow board: boards of one tile as cards three a
@@ -283,9 +378,22 @@ function boardCards(boards, W) {
   return { at, height: y - gap };
 }
 
-// Lines of `text` at font size f that fit `width` (about 0.6 em a character, bold).
+// Lines of `text` at font size f that fit `width` (about 0.6 em a character, bold); a word
+// longer than a line (German compounds: "Springbrunnen") is split with a hyphen.
 function wrapTo(text, width, f) {
-  return wrap(text, Math.max(1, Math.floor(width / (f * 0.6))));
+  const max = Math.max(1, Math.floor(width / (f * 0.6)));
+  return wrap(String(text).split(" ").flatMap((wd) => split(wd, max)).join(" "), max);
+}
+
+// A word of more than `max` characters in pieces of about equal length, each but the last
+// ending in a hyphen ("Spring-", "brunnen").
+function split(word, max) {
+  if (word.length <= max || max < 4) return [word];
+  const pieces = Math.ceil((word.length - 1) / (max - 1));
+  const size = Math.ceil(word.length / pieces);
+  const out = [];
+  for (let i = 0; i < word.length; i += size) out.push(word.slice(i, i + size) + (i + size < word.length ? "-" : ""));
+  return out;
 }
 
 // One price board on a narrow board, its top at y0 + c.y.  A board of one tile is a
@@ -299,7 +407,7 @@ function boardCard(b, c, y0, ctx) {
   const card = !c.multi && builds.length === 1;
   const lw = c.multi ? 84 : c.w; // the name column
   const face = s("g", {}, [s("rect", { x, y, width: c.w, height: c.h, rx: 8, fill: card ? "#2f8a4f" : "#e6eef0", stroke: card ? "#1d5a33" : "#5a7a86", "stroke-width": 1.2 })]);
-  const lines = [pretty(b.name), ...wrapTo(b.cost, lw - 16, f)].slice(0, 3);
+  const lines = [...wrapTo(nameOf(b.name), lw - 16, f), ...wrapTo(costText(b.cost), lw - 16, f)].slice(0, 3);
   lines.forEach((t, j) => face.appendChild(s("text", { x: x + 8, y: y + c.h / 2 + f * 0.36 + (j - (lines.length - 1) / 2) * f * 1.2, "font-size": f, "font-weight": j ? 400 : 700, fill: card ? "#fff" : j ? "#4a6470" : "#1d3440", text: t })));
   face.appendChild(pieces(b, x + c.w - 10, y + 10, ctx));
   if (card) {
@@ -311,14 +419,14 @@ function boardCard(b, c, y0, ctx) {
   if (!c.multi) return g;
   const ax = x + lw, aw = c.w - lw - 6;
   if (!builds.length) {
-    const list = wrapTo(b.tiles.map(pretty).join(", "), aw - 8, f).slice(0, 3);
+    const list = wrapTo(b.tiles.map(nameOf).join(", "), aw - 8, f).slice(0, 3);
     list.forEach((t, j) => g.appendChild(s("text", { x: ax, y: y + c.h / 2 + f * 0.36 + (j - (list.length - 1) / 2) * f * 1.2, "font-size": f, fill: "#4a6470", text: t })));
     return g;
   }
   const bpw = (aw - 4 * (builds.length - 1)) / builds.length;
   builds.forEach((e, k) => {
     const px = ax + k * (bpw + 4);
-    const words = wrapTo(pretty(e.json.tile), bpw - 4, f);
+    const words = wrapTo(nameOf(e.json.tile), bpw - 4, f);
     const pg = s("g", {}, [
       s("rect", { x: px, y: y + 4, width: bpw, height: c.h - 8, rx: 8, fill: "#2f8a4f" }),
       s("rect", { class: "hl", x: px - 2, y: y + 2, width: bpw + 4, height: c.h - 4, rx: 10 }),
@@ -342,7 +450,7 @@ function piles(v, ctx, bx, y, bw, boxH, narrow) {
   const choosing = ctx.legal.some((e) => e.type === "forest_pile");
   const g = s("g", { class: "tile-piles", "data-motion-key": "dc-piles" });
   g.appendChild(s("rect", { x: bx, y, width: bw, height: boxH, rx: 8, fill: choosing ? "#fff4d6" : "#ece6d8", stroke: "#8a7b5c", "stroke-width": 1.2 }));
-  g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? (bw < 220 ? "pick a pile for your forest" : "turn a pile over for your forest") : "building piles (tiles left)" }));
+  g.appendChild(s("text", { x: bx + 10, y: y + 17, "font-size": 11.5, "font-weight": 700, fill: "#3a3025", text: choosing ? (bw < 220 ? t("pick a pile for your forest") : t("turn a pile over for your forest")) : t("building piles (tiles left)") }));
   const names = Object.keys(v.tile_piles || {});
   const pw = (bw - 16) / Math.max(1, names.length) - 4;
   names.forEach((name, k) => {
@@ -350,7 +458,7 @@ function piles(v, ctx, bx, y, bw, boxH, narrow) {
     const e = findLegal(ctx.legal, { type: "forest_pile", pile: name })[0];
     // on a phone a pile shows its full name, the tiles left on a second line
     const ph = narrow ? boxH - 30 : 18;
-    const label = narrow ? [pretty(name), String(v.tile_piles[name])] : [`${pretty(name).split(" ")[0].slice(0, 5)} ${v.tile_piles[name]}`];
+    const label = narrow ? [nameOf(name), String(v.tile_piles[name])] : [`${nameOf(name).split(" ")[0].slice(0, 5)} ${v.tile_piles[name]}`];
     const f = narrow ? Math.max(fmin, 11) : fit(label[0], pw - 4, 9.5);
     const lines = label;
     const pg = s("g", { class: "tile-pile", "data-pile": name }, [
@@ -361,7 +469,7 @@ function piles(v, ctx, bx, y, bw, boxH, narrow) {
       pg.appendChild(s("rect", { class: "hl", x: px - 2, y: y + 22, width: pw + 4, height: ph + 4, rx: 11 }));
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     } else {
-      pg.appendChild(s("title", { text: `${pretty(name)}: ${v.tile_piles[name]} tiles left` }));
+      pg.appendChild(s("title", { text: t("{name}: {n} tiles left", { name: nameOf(name), n: v.tile_piles[name] }) }));
       g.appendChild(pg);
     }
   });
@@ -374,7 +482,7 @@ function dialog(ctx, W, marketH) {
   const opts = ctx.legal.filter((e) => DIALOG_TYPES.includes(e.type));
   if (!opts.length) return null;
   const kind = opts[0].type;
-  const title = { track: "Advance on which development track?", trade: "Trade which set for gems?", keep: "Keep which equipment for the next round?", pay: "Pay with which gems?" }[kind];
+  const title = { track: t("Advance on which development track?"), trade: t("Trade which set for gems?"), keep: t("Keep which equipment for the next round?"), pay: t("Pay with which gems?") }[kind];
   const dw = Math.min(W - 40, 640);
   const long = kind === "trade" || kind === "keep";
   const cols = W < 600 ? (long ? 1 : 2) : long ? 2 : 3;
@@ -388,7 +496,7 @@ function dialog(ctx, W, marketH) {
   const g = s("g", { class: "dc-dialog", "data-choice": kind });
   g.appendChild(s("rect", { x: 0, y: 0, width: W, height: Math.max(marketH, dy + dh + 8), fill: "#00000055" }));
   g.appendChild(s("rect", { x: dx, y: dy, width: dw, height: dh, rx: 12, fill: "#fbf6ea", stroke: "#ffd24a", "stroke-width": 3 }));
-  g.appendChild(s("text", { x: dx + 16, y: dy + 26, "font-size": 15, "font-weight": 800, fill: "#2a2520", text: title }));
+  g.appendChild(s("text", { x: dx + 16, y: dy + 26, "font-size": title.length * 15 * 0.55 > dw - 32 ? fit(title, dw - 32, 15) : 15, "font-weight": 800, fill: "#2a2520", text: title }));
   promptLines.forEach((line, j) => g.appendChild(s("text", { x: dx + 16, y: dy + 44 + j * nf * 1.25, "font-size": nf, fill: "#6b5a3a", text: line })));
   opts.forEach((e, k) => {
     const bx = dx + 14 + (k % cols) * (bwid + 8);
@@ -406,13 +514,29 @@ function dialog(ctx, W, marketH) {
         gx += step;
       });
     } else {
-      let t = e.text.replace(/^keep /, "").replace(/^trade /, "").replace(/^advance on the /, "");
-      t = t.replace(/ \(to space (\d+) of (\d+)\)$/, " → space $1 of $2").replace(/ and /g, " + ");
-      b.appendChild(s("text", { x: bx + bwid / 2, y: by + bh / 2 + 5, "text-anchor": "middle", "font-size": fit(t, bwid - 12, 12.5), "font-weight": 700, fill: "#222", text: t }));
+      const label = choiceLabel(e);
+      b.appendChild(s("text", { x: bx + bwid / 2, y: by + bh / 2 + 5, "text-anchor": "middle", "font-size": fit(label, bwid - 12, 12.5), "font-weight": 700, fill: "#222", text: label }));
     }
     g.appendChild(clickable(b, e, ctx.act, e.text));
   });
   return g;
+}
+
+// A dialog button's words, from the action's arguments: "forest track → space 2 of 5",
+// "blue pit + mining rights 3 + ship 4" (the space numbers are the last two numbers of the
+// action's text, in whatever language the server wrote it).
+function choiceLabel(e) {
+  const a = e.json || {};
+  if (e.type === "track") {
+    const m = /(\d+)\D+(\d+)\)$/.exec(String(e.text || ""));
+    const track = trackName(a.track);
+    return m ? t("{track} track → space {space} of {last}", { track, space: m[1], last: m[2] }) : t("{track} track", { track });
+  }
+  const parts = [];
+  if (a.pit) parts.push(pitName(a.pit));
+  if (a.mine) parts.push(t("mining rights {value}", { value: a.mine }));
+  if (a.ship) parts.push(t("ship {value}", { value: a.ship }));
+  return parts.join(" + ");
 }
 
 function panel(x, y, w, hgt, pl, p, ctx, v, narrow) {
@@ -420,23 +544,23 @@ function panel(x, y, w, hgt, pl, p, ctx, v, narrow) {
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
   g.appendChild(s("rect", { width: w, height: hgt, rx: 12, fill: mine ? "#fbf6ea" : "#f1eadb", stroke: moving ? "#ffd24a" : "#00000055", "stroke-width": moving ? 4 : 1.2 }));
-  const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
-  const start = v.start_player === p ? " · starts" : "";
+  const name = seatName(ctx, p);
+  const start = v.start_player === p ? t(" · starts") : "";
   g.appendChild(s("circle", { cx: 20, cy: 20, r: 6, fill: SEAT_COLOURS[p % 4], stroke: "#222" }));
-  g.appendChild(s("text", { x: 32, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") + start + (pl.passed ? " · passed" : "") }));
+  g.appendChild(s("text", { x: 32, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? t(" (you)") : "") + start + (pl.passed ? t(" · passed") : "") }));
   // points: the total (0 when not scored at the end) and where they come from
   const sc = pl.score || {};
   const total = pl.not_scored ? 0 : sc.total ?? 0;
   g.appendChild(s("text", { class: "dc-points", x: w - 44, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: pl.not_scored ? "#b0281c" : "#5a4520", text: String(total) }));
-  g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 12, "font-weight": 700, fill: "#7a6a48", text: "pts" }));
-  const parts = ["buildings", "forests", "animals", "bonus", "tracks"].map((k) => `${k} ${sc[k] ?? 0}`).join(" · ");
-  const detail = pl.not_scored ? `not scored (had ${sc.total}): ${parts}` : `points: ${parts}`;
+  g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 12, "font-weight": 700, fill: "#7a6a48", text: t("pts") }));
+  const parts = [t("buildings {n}", { n: sc.buildings ?? 0 }), t("forests {n}", { n: sc.forests ?? 0 }), t("animals {n}", { n: sc.animals ?? 0 }), t("bonus {n}", { n: sc.bonus ?? 0 }), t("tracks {n}", { n: sc.tracks ?? 0 })].join(" · ");
+  const detail = pl.not_scored ? t("not scored (had {total}): {parts}", { total: sc.total, parts }) : t("points: {parts}", { parts });
   g.appendChild(s("text", { class: "dc-points-detail", x: 14, y: 45, "font-size": fit(detail, w - 28, 11), fill: pl.not_scored ? "#b0281c" : "#6a6258", text: detail }));
   // coins and gems
   const purse = coin(24, 66, 10);
   purse.setAttribute("data-motion-key", `dc-p${p}-coins`);
   g.appendChild(purse);
-  g.appendChild(s("text", { x: 40, y: 71, "font-size": 14, "font-weight": 700, fill: "#222", text: `${pl.coins}  (next round ${pl.coins_next_round})` }));
+  g.appendChild(s("text", { x: 40, y: 71, "font-size": 14, "font-weight": 700, fill: "#222", text: t("{coins}  (next round {next})", { coins: pl.coins, next: pl.coins_next_round }) }));
   GEMS.forEach((c, i) => {
     const gx = w - (narrow ? 206 : 236) + i * (narrow ? 41 : 46);
     const icon = gem(gx, 66, 11, c, ctx);
@@ -448,20 +572,20 @@ function panel(x, y, w, hgt, pl, p, ctx, v, narrow) {
   const tr = pl.tracks || {};
   Object.entries(tr).forEach(([k, val], i) => {
     const ty = 94 + i * 19;
-    g.appendChild(s("text", { x: 14, y: ty + 4, "font-size": 11.5, fill: "#5a5245", text: k === "tech" ? "technology" : k }));
+    g.appendChild(s("text", { x: 14, y: ty + 4, "font-size": 11.5, fill: "#5a5245", text: k === "tech" ? t("technology") : trackName(k) }));
     for (let step = 0; step < 4; step++) g.appendChild(s("rect", { x: 86 + step * 18, y: ty - 7, width: 14, height: 12, rx: 2, fill: step < val ? "#9a5a8a" : "#e2d7c1", stroke: "#b9a987" }));
   });
   // equipment
   const eq = pl.equipment || {};
   const eqText = [
-    `pits: ${Object.entries(eq.pits || {}).map(([c, k]) => `${k}× ${c}`).join(", ") || "none"}`,
-    `mining rights: ${Object.entries(eq.mining_rights || {}).map(([c, k]) => `${k}× ${c}`).join(", ") || "none"}`,
-    `ships: ${Object.entries(eq.ships || {}).map(([c, k]) => `${k}× ${c}`).join(", ") || "none"}`,
+    t("pits: {list}", { list: Object.entries(eq.pits || {}).map(([c, k]) => `${k}× ${colourName(c)}`).join(", ") || t("none") }),
+    t("mining rights: {list}", { list: Object.entries(eq.mining_rights || {}).map(([c, k]) => `${k}× ${c}`).join(", ") || t("none") }),
+    t("ships: {list}", { list: Object.entries(eq.ships || {}).map(([c, k]) => `${k}× ${c}`).join(", ") || t("none") }),
   ];
   const ex = narrow ? 176 : w - 250;
   eqText.forEach((t, i) => g.appendChild(s("text", { x: ex, y: 98 + i * 18, "font-size": fit(t, w - ex - 10, 11.5), fill: "#3a3025", text: t })));
   g.appendChild(park(10, 146, w - 20, pl, p, narrow));
-  if (pl.warning) g.appendChild(warning(10, 286, w - 20, pl, name));
+  if (pl.warning) g.appendChild(warning(10, 286, w - 20, pl, name, v));
   return g;
 }
 
@@ -479,7 +603,7 @@ function park(x, y, w, pl, p, narrow) {
   const covered = pk.mandatory_covered || [];
   const ord = pk.ordinary_spaces || { light: [], dark: [] };
   g.appendChild(s("rect", { width: w, height: 134, rx: 8, fill: "#e3eed6", stroke: "#7a9a5a" }));
-  const head = `park · light green ${pk.light_covered ?? 0}/${light} · dark green ${pk.dark_covered ?? 0}/${dark} · a forest scores ${pl.forest_value}`;
+  const head = t("park · light green {light}/{lights} · dark green {dark}/{darks} · a forest scores {vp}", { light: pk.light_covered ?? 0, lights: light, dark: pk.dark_covered ?? 0, darks: dark, vp: pl.forest_value });
   g.appendChild(s("text", { x: 10, y: 16, "font-size": fit(head, w - 20, 12), "font-weight": 700, fill: "#2f4a1f", text: head }));
   // mandatory spaces
   const mw = Math.min(92, (w - 20 - dark * (dw + 2) - 10) / Math.max(1, mand.length) - 6);
@@ -491,13 +615,14 @@ function park(x, y, w, pl, p, narrow) {
     // the name and whether it is built; on a phone the name alone (on two lines when too
     // long for one at the readable size), with a tick after it once built: the dashed red
     // frame says the space is still empty, and a second line would not fit the space there
-    const nf = Math.max(fit(pretty(b), mw - 6, 11.5), fmin);
+    const bname = nameOf(b);
+    const nf = Math.max(fit(bname, mw - 6, 11.5), fmin);
     const ink = done ? "#fff" : "#a02a1c", faint = done ? "#ffffffcc" : "#c0392b";
-    const lines = narrow || pretty(b).length * nf * 0.66 > mw - 6
-      ? wrap(pretty(b), 1).slice(0, 2).map((wd, j, all) => ({ t: done && j === all.length - 1 ? `${wd} ✓` : wd, f: nf, w: 800, c: ink }))
-      : [{ t: pretty(b), f: nf, w: 800, c: ink }, { t: done ? "built ✓" : "still empty", f: 10, w: 700, c: faint }];
+    const lines = narrow || bname.length * nf * 0.66 > mw - 6
+      ? wrap(bname, 1).flatMap((wd) => split(wd, Math.floor((mw - 6) / (nf * 0.62)) - (wd.length >= 10 ? 2 : 0))).slice(0, 2).map((wd, j, all) => ({ t: done && j === all.length - 1 ? `${wd} ✓` : wd, f: nf, w: 800, c: ink }))
+      : [{ t: bname, f: nf, w: 800, c: ink }, { t: done ? t("built ✓") : t("still empty"), f: 10, w: 700, c: faint }];
     lines.forEach((l, j) => sg.appendChild(s("text", { x: mx + mw / 2, y: my + 15 + j * 14, "text-anchor": "middle", "font-size": l.f, "font-weight": l.w, fill: l.c, text: l.t })));
-    sg.appendChild(s("title", { text: done ? `mandatory ${pretty(b)} space: built` : `mandatory ${pretty(b)} space: still empty — only a ${pretty(b)} can cover it; without it the player is not scored` }));
+    sg.appendChild(s("title", { text: done ? t("mandatory {name} space: built", { name: bname }) : t("mandatory {name} space: still empty — only a {name} can cover it; without it the player is not scored", { name: bname }) }));
     g.appendChild(sg);
   });
   // dark-green spaces, right of the mandatory ones
@@ -508,7 +633,7 @@ function park(x, y, w, pl, p, narrow) {
     const sg = s("g", { class: "dc-space dark", "data-filled": what ? "1" : "0", "data-motion-key": `dc-p${p}-dark-${k}` });
     sg.appendChild(s("rect", { x: sx, y: sy, width: dw, height: 32, rx: 4, fill: "#5f7f45", stroke: "#3a5228" }));
     if (what) sg.appendChild(tile(sx, sy + 1, dw, 30, what));
-    else sg.appendChild(s("title", { text: "dark-green space (opens once every light-green space is covered)" }));
+    else sg.appendChild(s("title", { text: t("dark-green space (opens once every light-green space is covered)") }));
     g.appendChild(sg);
   }
   // the other light-green spaces
@@ -520,21 +645,23 @@ function park(x, y, w, pl, p, narrow) {
     const sg = s("g", { class: "dc-space light", "data-filled": what ? "1" : "0", "data-motion-key": `dc-p${p}-light-${k}` });
     sg.appendChild(s("rect", { x: sx, y: sy, width: lw - 2, height: 32, rx: 4, fill: "#c6e0a8", stroke: "#7a9a5a" }));
     if (what) sg.appendChild(tile(sx, sy + 1, lw - 2, 30, what));
-    else sg.appendChild(s("title", { text: "light-green space" }));
+    else sg.appendChild(s("title", { text: t("light-green space") }));
     g.appendChild(sg);
   }
   // counts by kind
   const b = pk.buildings || {}, an = pk.animals || {};
-  const counts = [...Object.entries(b).map(([k, c]) => [pretty(k), c]), ["forest", pk.forests ?? 0], ...Object.entries(an).map(([k, c]) => [animalName(k), c])]
+  const counts = [...Object.entries(b).map(([k, c]) => [nameOf(k), c]), [t("forest"), pk.forests ?? 0], ...Object.entries(an).map(([k, c]) => [animalName(k), c])]
     .filter(([, c]) => c).map(([k, c]) => `${c} ${k}`).join(" · ");
-  const built = wrap(counts ? `built: ${counts}` : "nothing built yet", Math.floor((w - 20) / 6.2));
+  const built = wrap(counts ? t("built: {counts}", { counts }) : t("nothing built yet"), Math.floor((w - 20) / 6.2));
   built.slice(0, 2).forEach((t, i) => g.appendChild(s("text", { x: 10, y: 114 + i * 14, "font-size": 11, fill: "#2f4a1f", text: t })));
   return g;
 }
 
 // A red band under the park when the player would score (or scored) 0.
-function warning(x, y, w, pl, name) {
-  const lines = wrap(`⚠ ${name} ${pl.warning}`, Math.floor((w - 16) / 6.9)); // 12.5 px, bold
+function warning(x, y, w, pl, name, v) {
+  // 12.5 px, bold: about 6.9 units a character in English; other languages' longer words and
+  // capitals need more room
+  const lines = wrap(`⚠ ${name} ${warningText(pl, v)}`, Math.floor((w - 16) / (lang === "en" ? 6.9 : 7.8)));
   const g = s("g", { class: "dc-warning" }, [s("rect", { x, y, width: w, height: 8 + lines.length * 15, rx: 6, fill: "#b0281c" })]);
   lines.slice(0, 3).forEach((t, i) => g.appendChild(s("text", { x: x + w / 2, y: y + 16 + i * 15, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: "#fff", text: t })));
   return g;
