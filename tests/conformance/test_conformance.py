@@ -13,8 +13,11 @@ import os
 
 import pytest
 
-from gemtable.core import IllegalAction, Match, Rng, State, canonical, event_for
+from gemtable.core import IllegalAction, Match, Rng, State, canonical, event_for, format_text
+from gemtable.core.i18n import is_message, languages
 from gemtable.games.registry import all_games
+
+LANGS = languages()  # English and every language the kernel has a catalogue for
 
 CASES = [
     pytest.param(game, n, opts, id=f"{gid}-{n}p" + "".join(f"-{v}" for v in opts.values()))
@@ -157,10 +160,14 @@ def _deep_game(game, n, opts, seed):
         action = acts[rng.below(len(acts))]
         events = match.play(state, p, action)
         for ev in events:
-            assert isinstance(ev.get("type"), str) and isinstance(ev.get("text"), str)
+            # a log line is a message (stored as words + figures, read in any language) or a string
+            assert isinstance(ev.get("type"), str) and (isinstance(ev.get("text"), str) or is_message(ev.get("text")))
             # the log reads as sentences: every line, and the version others see, ends with a full stop
             for e in (ev, ev.get("public") or {}):
-                assert "text" not in e or e["text"].rstrip().endswith("."), f"log line without a full stop: {e['text']!r}"
+                if "text" in e:
+                    for lang in LANGS:
+                        line = format_text(e["text"], [f"P{i}" for i in range(n)], lang, game.domains)
+                        assert line.rstrip().endswith("."), f"log line without a full stop ({lang}): {line!r}"
             json.dumps(ev)
             for viewer in list(range(n)) + [None]:
                 json.dumps(event_for(ev, viewer))
