@@ -33,6 +33,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from gemtable.core import i18n
+from gemtable.core.i18n import msg
+
 from . import stats
 from .runner import GameSpec
 from .schedule import entrant_labels, tournament_specs
@@ -144,18 +147,21 @@ def _pct(c: dict[str, Any]) -> str:
     return f"{100 * c['rate']:.1f}% ({100 * c['wilson_low']:.0f}–{100 * c['wilson_high']:.0f})"
 
 
-def ladder_table(summary: dict[str, Any], title: str = "") -> Any:
-    """The ladder as a Rich table (levels in ladder order)."""
+def ladder_table(summary: dict[str, Any], title: str = "", lang: str = i18n.SOURCE) -> Any:
+    """The ladder as a Rich table (levels in ladder order), its words in ``lang``."""
     from rich.table import Table
 
+    def say(message) -> str:
+        return i18n.render(message, lang)
+
     entries = summary["levels"]
-    t = Table(title=title or f"ladder: {summary['games']} games")
-    t.add_column("level")
-    t.add_column("bot", overflow="fold")
-    for col in ("μ ± σ", "rating", "games", "win % (95% CI)"):
+    t = Table(title=title or say(msg("ladder: {games} games", games=summary["games"])))
+    t.add_column(say(msg("level")))
+    t.add_column(say(msg("bot")), overflow="fold")
+    for col in ("μ ± σ", say(msg("rating")), say(msg("games")), say(msg("win % (95% CI)"))):
         t.add_column(col, justify="right")
     for e in entries:
-        t.add_column(f"vs {e['label']}", justify="right")
+        t.add_column(say(msg("vs {level}", level=e["label"])), justify="right")
     for e in entries:
         cells = []
         for other in entries:

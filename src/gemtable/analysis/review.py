@@ -36,6 +36,7 @@ from gemtable.core import (
     Rng,
     State,
     canonical,
+    i18n,
 )
 
 SAMPLES = 8  # determinizations per judgement (the review's default)
@@ -103,10 +104,10 @@ class Judge:
         dets = self._dets(state, seat, "chance")
         return sum(self._values(d)[seat] for d in dets) / len(dets)
 
-    def rank(self, state: State, seat: int, explain: int = 0) -> list[Choice]:
+    def rank(self, state: State, seat: int, explain: int = 0, lang: str = i18n.SOURCE) -> list[Choice]:
         """Every legal move of ``seat``, best first, each with its expected chance (the
         same determinizations for every move, so the comparison is paired); the first
-        ``explain`` of them with their reasons (:meth:`reasons`)."""
+        ``explain`` of them with their reasons (:meth:`reasons`).  Texts in ``lang``."""
         dets = self._dets(state, seat, "rank")
         out = []
         for a in state.legal_actions(seat):
@@ -120,18 +121,20 @@ class Judge:
                 total += self._values(child)[seat]
                 used += 1
             if used:
-                out.append(Choice(a, state.action_text(seat, a), total / used, []))
+                out.append(Choice(a, state.action_text(seat, a, lang), total / used, []))
         out.sort(key=lambda c: -c.chance)
         for c in out[:explain]:
-            c.reasons = self.reasons(state, seat, c.action)
+            c.reasons = self.reasons(state, seat, c.action, lang=lang)
         return out
 
-    def reasons(self, state: State, seat: int, action: Action, depth: int = 4) -> list[str]:
+    def reasons(self, state: State, seat: int, action: Action, depth: int = 4,
+                lang: str = i18n.SOURCE) -> list[str]:
         """What ``action`` does for ``seat``, in player words (``Game.explain`` of the seat's
         value features before and after, averaged over the determinizations).  A turn made
         of several decisions (take, then place) is followed to its end: while ``seat``
         alone is still to move, the evaluator's best next decision is played (at most
-        ``depth`` of them), so a first step is explained by what it leads to."""
+        ``depth`` of them), so a first step is explained by what it leads to.  The reasons
+        are in ``lang``."""
         game = self.game
         if game.explain is None or game.value_features is None:
             return []
@@ -155,7 +158,11 @@ class Judge:
                 child = best
             before.append(game.value_features(d, seat))
             after.append(game.value_features(child, seat))
-        return game.explain(_mean(before), _mean(after)) if before else []
+        if not before:
+            return []
+        if lang == i18n.SOURCE:
+            return game.explain(_mean(before), _mean(after))
+        return game.explain(_mean(before), _mean(after), lang=lang)
 
 
 def _mean(rows: Sequence[Sequence[float]]) -> list[float]:
@@ -163,19 +170,23 @@ def _mean(rows: Sequence[Sequence[float]]) -> list[float]:
     return [sum(col) / n for col in zip(*rows)]
 
 
-def hints(state: State, seat: int, count: int = 3, samples: int = HINT_SAMPLES) -> list[dict[str, Any]]:
-    """The ``count`` best moves of ``seat`` now, each with its chance and its reasons."""
+def hints(state: State, seat: int, count: int = 3, samples: int = HINT_SAMPLES,
+          lang: str = i18n.SOURCE) -> list[dict[str, Any]]:
+    """The ``count`` best moves of ``seat`` now, each with its chance and its reasons (in
+    ``lang``)."""
     if state.is_over() or seat not in state.to_move():
         return []
-    return [c.to_json() for c in Judge(state, samples).rank(state, seat, explain=count)[:count]]
+    return [c.to_json() for c in Judge(state, samples).rank(state, seat, explain=count, lang=lang)[:count]]
 
 
 def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], samples: int = SAMPLES,
-                  swings: int = SWINGS, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                  swings: int = SWINGS, progress: Callable[[int, int], None] | None = None,
+                  lang: str = i18n.SOURCE) -> dict[str, Any]:
     """The review of a game given its positions (``states[t]`` before move ``t``, the last
     one after the last move) and its moves (seat, action).
 
-    Each seat's chances and swings use only that seat's views of the positions.
+    Each seat's chances and swings use only that seat's views of the positions.  The moves'
+    texts and the reasons are in ``lang``.
     """
     if len(states) != len(moves) + 1:
         raise ValueError("a review needs one position more than moves")
@@ -200,13 +211,13 @@ def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], 
             if delta >= 0:
                 break
             state, (seat, action) = states[t], moves[t]
-            ranked = judge.rank(state, seat, explain=1)
+            ranked = judge.rank(state, seat, explain=1, lang=lang)
             played = next((c for c in ranked if c.action == action), None)
             best = ranked[0]
             if played is not None and played is not best:
-                played.reasons = judge.reasons(state, seat, action)
+                played.reasons = judge.reasons(state, seat, action, lang=lang)
             out_swings.append({
-                "seat": seat, "move": t + 1, "played": state.action_text(seat, action),
+                "seat": seat, "move": t + 1, "played": state.action_text(seat, action, lang),
                 "before": chances[seat][t], "after": chances[seat][t + 1], "swing": round(delta, 4),
                 "best": best.text, "best_reasons": best.reasons,
                 "best_chance": round(best.chance, 4),
@@ -223,9 +234,10 @@ def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], 
 
 
 def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
-           progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+           progress: Callable[[int, int], None] | None = None, lang: str = i18n.SOURCE) -> dict[str, Any]:
     """The review of a finished match (``MatchFileError`` if it does not replay; a
-    ``ValueError`` if it is not over: a running game is never reviewed)."""
+    ``ValueError`` if it is not over: a running game is never reviewed), its texts in
+    ``lang``."""
     game = match.start().game
     states: list[State] = []
     moves: list[tuple[int, Action]] = []
@@ -239,7 +251,7 @@ def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
                 raise MatchFileError(f"action {i + 1} ({data!r} by seat {p + 1}) does not replay: {exc}") from None
     if not states[-1].is_over():
         raise ValueError("the game is not over: only a finished game can be reviewed")
-    out = review_states(states, moves, samples, swings, progress)
+    out = review_states(states, moves, samples, swings, progress, lang)
     out["game"] = match.game_id
     return out
 

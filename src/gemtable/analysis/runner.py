@@ -25,7 +25,8 @@ from typing import Any
 
 from gemtable.bots import make_bot
 from gemtable.bots.base import tell_bots, wants_observations
-from gemtable.core import Game, Rng
+from gemtable.core import Game, Rng, i18n
+from gemtable.core.i18n import msg, msgn
 
 _MASK = (1 << 64) - 1
 BACKENDS = ("local", "ray")
@@ -75,12 +76,17 @@ class RunResult:
     timing: dict[str, list[float]] = field(default_factory=dict)  # label -> [seconds, moves]
     resumed: int = 0  # games a journal held before this run (``seconds`` is this run's time only)
 
-    def took(self) -> str:
-        """``12 games in 3.1 s``, or with a journal ``12 games (5 from the journal; 7 played in 3.1 s)``."""
+    def took(self, lang: str = i18n.SOURCE) -> str:
+        """``12 games in 3.1 s``, or with a journal ``12 games (5 from the journal; 7 played in 3.1 s)``,
+        in ``lang``."""
+        seconds = f"{self.seconds:.1f}"
         if self.resumed:
-            return (f"{len(self.rows)} games ({self.resumed} from the journal; {len(self.rows) - self.resumed} "
-                    f"played in {self.seconds:.1f} s)")
-        return f"{len(self.rows)} games in {self.seconds:.1f} s"
+            return i18n.render(msg("{n} games ({resumed} from the journal; {played} played in {seconds} s)",
+                                   n=len(self.rows), resumed=self.resumed, played=len(self.rows) - self.resumed,
+                                   seconds=seconds), lang)
+        # (the English says "games" for one too, as it always has; other languages may not)
+        return i18n.render(msgn("{n} games in {seconds} s", "{n} games in {seconds} s", n=len(self.rows),
+                                seconds=seconds), lang)
 
     def fields(self) -> dict[str, Any]:
         """What a summary records of the run: its wall time, and the games it found played."""

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import typer
 
+from gemtable.core.i18n import msg, msgn
+
+from .lang import say
+
 
 def register(app: typer.Typer) -> None:
     admin = typer.Typer(help="Administer a web table's database (players' sessions, admins).", no_args_is_help=True)
@@ -26,10 +30,10 @@ def register(app: typer.Typer) -> None:
         finally:
             database.dispose()
         if granted is None:
-            typer.echo(f"error: no account is called {name!r} in this database (a guest cannot be an admin: "
-                       "it needs a password)", err=True)
+            typer.echo(say(msg("error: no account is called {name} in this database (a guest cannot be an "
+                               "admin: it needs a password)", name=repr(name))), err=True)
             raise typer.Exit(1)
-        typer.echo(f"{granted} is an admin.")
+        typer.echo(say(msg("{name} is an admin.", name=granted)))
 
     @admin.command("logout")
     def logout(
@@ -47,9 +51,9 @@ def register(app: typer.Typer) -> None:
         finally:
             database.dispose()
         if ended is None:
-            typer.echo(f"error: no player is called {name!r} in this database", err=True)
+            typer.echo(say(msg("error: no player is called {name} in this database", name=repr(name))), err=True)
             raise typer.Exit(1)
-        typer.echo(f"Ended {ended} session{'' if ended == 1 else 's'} of {name}.")
+        typer.echo(say(msgn("Ended {n} session of {name}.", "Ended {n} sessions of {name}.", n=ended, name=name)))
 
 
 def open_db(db: str | None):
@@ -61,6 +65,6 @@ def open_db(db: str | None):
 
     url = normalize_url(db or default_db_url())
     if url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):]).exists():
-        typer.echo(f"error: there is no database at {url[len('sqlite:///'):]}", err=True)
+        typer.echo(say(msg("error: there is no database at {path}", path=url[len("sqlite:///"):])), err=True)
         raise typer.Exit(1)
     return Database(url)

@@ -6,11 +6,14 @@ from pathlib import Path
 
 import typer
 
-from .simulate import JOURNAL_HELP, guarded, run_with_progress
+from gemtable.core.i18n import msg
+
+from .lang import language, say
+from .simulate import JOURNAL_HELP, guarded, run_with_progress, took
 
 
 def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"{say(msg('error:'))} {message}", err=True)
     raise typer.Exit(2)
 
 
@@ -23,15 +26,16 @@ def show(g) -> None:
 
     console = Console()
     data = ladder.shipped_levels(g)
+    title = say(msg(g.title), g.domains)
     if data is None:
-        console.print(f"{g.title} has no level ratings yet. Measure them with: "
-                      f"gemtable ladder {g.id} --install")
+        console.print(say(msg("{game} has no level ratings yet. Measure them with: gemtable ladder {id} --install",
+                              game=title, id=g.id)))
         return
     stale = set(ladder.stale_levels(data, g))
-    t = Table(title=f"{g.title}: bot levels rated against each other")
-    t.add_column("level")
-    t.add_column("bot", overflow="fold")
-    for col in ("rating", "μ", "σ", "games"):
+    t = Table(title=say(msg("{game}: bot levels rated against each other", game=title)))
+    t.add_column(say(msg("level")))
+    t.add_column(say(msg("bot")), overflow="fold")
+    for col in (say(msg("rating")), "μ", "σ", say(msg("games"))):
         t.add_column(col, justify="right")
     recorded = data["levels"]
     for name in [*ladder.levels(), *(n for n in recorded if n not in ladder.levels())]:
@@ -39,19 +43,20 @@ def show(g) -> None:
         if e is None:
             from gemtable.bots import LEVELS
 
-            t.add_row(name, LEVELS[name], "not measured", "", "", "")
+            t.add_row(name, LEVELS[name], say(msg("not measured")), "", "", "")
             continue
-        note = " [yellow](changed since)[/]" if name in stale else ""
+        note = " [yellow]" + say(msg("(changed since)")) + "[/]" if name in stale else ""
         t.add_row(name + note, e["spec"], f"{e['rating']:.1f}", f"{e['mu']:.2f}", f"{e['sigma']:.2f}",
                   str(e["games"]))
     console.print(t)
-    console.print(f"Rating = μ − 3σ on the scale of player ratings. Measured {data['date']}: "
-                  f"{data['games_per_pairing']} games per pairing, {data['players']} players, "
-                  f"seed {data['seed']} ({data['machine']}).")
-    console.print(f"Reproduce: {data['command']}")
+    console.print(say(msg("Rating = μ − 3σ on the scale of player ratings. Measured {date}: {games} games per "
+                          "pairing, {players} players, seed {seed} ({machine}).", date=data["date"],
+                          games=data["games_per_pairing"], players=data["players"], seed=data["seed"],
+                          machine=data["machine"])))
+    console.print(say(msg("Reproduce: {command}", command=data["command"])))
     if stale:
-        console.print(f"[yellow]Not shown to players: the bot of {', '.join(sorted(stale))} changed since "
-                      f"this ladder; run it again.[/]")
+        console.print("[yellow]" + say(msg("Not shown to players: the bot of {levels} changed since this ladder; "
+                                           "run it again.", levels=", ".join(sorted(stale)))) + "[/]")
 
 
 def register(app: typer.Typer) -> None:
@@ -88,26 +93,27 @@ def register(app: typer.Typer) -> None:
             return
         entries = guarded(lambda: lad.parse_levels(levels))
         if install and any(e.overrides for e in entries):
-            _fail("--install ships ratings of the levels as players meet them: "
-                  f"drop the overrides ({', '.join(e.label for e in entries if e.overrides)})")
+            _fail(say(msg("--install ships ratings of the levels as players meet them: drop the overrides ({levels})",
+                          levels=", ".join(e.label for e in entries if e.overrides))))
         specs = guarded(lambda: lad.ladder_specs(game, entries, n, players, seed))
         result = run_with_progress(specs, jobs, "local", None, f"{g.id} ladder", journal)
         summary = lad.ladder_summary(result.rows, entries, result.timing)
         summary.update({"game": g.id, "players": players, "seed": seed, "games_per_pairing": n,
                         **result.fields()})
         console = Console()
-        title = f"{g.title} ladder: {len(specs)} games ({n} per pairing), {players} players, seed {seed}"
-        console.print(lad.ladder_table(summary, title))
-        console.print("rating = μ − 3σ (OpenSkill, as players are rated); win % against each level with "
-                      "its 95% Wilson interval (a tie counts one half)")
+        title = say(msg("{game} ladder: {count} games ({n} per pairing), {players} players, seed {seed}",
+                        game=say(msg(g.title), g.domains), count=len(specs), n=n, players=players, seed=seed))
+        console.print(lad.ladder_table(summary, title, lang=language()))
+        console.print(say(msg("rating = μ − 3σ (OpenSkill, as players are rated); win % against each level with "
+                              "its 95% Wilson interval (a tie counts one half)")))
         unfinished = summary["length"].get("unfinished")
         if unfinished:
-            console.print(f"[yellow]{unfinished} games stopped unfinished at the step limit "
-                          "(ranked as they stood)[/]")
-        console.print(f"{result.took()} ({result.jobs} jobs)")
+            console.print("[yellow]" + say(msg("{n} games stopped unfinished at the step limit (ranked as they stood)",
+                                               n=unfinished)) + "[/]")
+        console.print(took(result, backend=False))
         if out is not None:
             for path in guarded(lambda: write_results(out, result.rows, summary)):
-                console.print(f"wrote {path}")
+                console.print(say(msg("wrote {path}", path=str(path))))
         if install:
             command = (f"gemtable ladder {g.id} --levels {','.join(e.label for e in entries)} -n {n} "
                        f"--players {players} --seed {seed} --install")
@@ -116,4 +122,4 @@ def register(app: typer.Typer) -> None:
                 date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
                 seconds=result.seconds, jobs=result.jobs, resumed=result.resumed))
             target = guarded(lambda: lad.install(g, record))
-            console.print(f"installed {target}")
+            console.print(say(msg("installed {path}", path=str(target))))

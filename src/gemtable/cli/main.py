@@ -38,9 +38,11 @@ from gemtable.core import (
 from gemtable.core.i18n import msg, msgn
 from gemtable.core.registry import all_games, get_game
 
+from . import lang as cli_lang
 from .simulate import parse_options
 
 app = typer.Typer(
+    cls=cli_lang.TranslatedGroup,
     help="gemtable: play, simulate and study gem-and-glass tabletop games.",
     no_args_is_help=True,
     add_completion=False,
@@ -52,9 +54,7 @@ LANG = i18n.SOURCE
 
 def say(message: "i18n.Message | str", domains=(i18n.CORE_DOMAIN,)) -> str:
     """A message (or an error) in this run's language."""
-    if isinstance(message, GemtableError):
-        return message.text(LANG, domains)
-    return i18n.render(message, LANG, domains)
+    return cli_lang.say(message, domains)
 
 
 def choose_language(wanted: str | None, env=None) -> str:
@@ -77,6 +77,7 @@ def _language(lang: Optional[str] = typer.Option(
     """gemtable: play, simulate and study gem-and-glass tabletop games."""
     global LANG
     LANG = choose_language(lang)
+    cli_lang.use(LANG)
 
 
 def _fail(message: "i18n.Message | str | GemtableError", code: int = 2) -> None:
@@ -291,7 +292,7 @@ def _hint(state: State, me: int, actions: list, allowed: bool, match: Match) -> 
     from gemtable.analysis.review import hints as best_moves
 
     match.meta["hinted"] = True
-    for h in best_moves(state, me):
+    for h in best_moves(state, me, lang=LANG):
         number = next(i for i, a in enumerate(actions, 1) if a.to_json() == h["action"])
         why = f" — {', '.join(h['reasons'])}" if h["reasons"] else ""
         text = state.action_text(me, actions[number - 1], LANG)
@@ -453,7 +454,7 @@ def bench(
     targets = [_game_or_fail(game_id)] if game_id else list(all_games().values())
     if bot:
         if positions < 1:
-            _fail("--positions must be at least 1")
+            _fail(msg("--positions must be at least 1"))
         _bench_bot_report(targets, players, list(bot), positions, as_json)
         return
     rows = []
@@ -462,11 +463,11 @@ def bench(
         observer = _observer(game) if observe else None
         if observe and observer is None:
             if game_id:
-                _fail(f"{game.title} has no numeric observation")
+                _fail(msg("{game} has no numeric observation", game=say(msg(game.title), game.domains)))
             continue
         for n in counts:
             if n not in game.player_counts:
-                _fail(f"{game.title} is not played by {n}")
+                _fail(msg("{game} is not played by {n}", game=say(msg(game.title), game.domains), n=n))
             samples, observed = [], []
             for r in range(runs):  # interleaved, so load on a shared machine hits both alike
                 samples.append(_bench_once(game, n, {}, seconds, 1000 * r))
@@ -489,11 +490,12 @@ def bench(
     if as_json:
         print(json.dumps({"machine": machine, "runs": runs, "seconds": seconds, "rows": rows}, indent=1))
         return
-    title = f"Random self-play, one core, median of {runs} × {seconds:g} s"
+    title = say(msg("Random self-play, one core, median of {runs} × {seconds} s", runs=runs, seconds=f"{seconds:g}"))
     if observe:
-        table = Table(title=title + "; observed: observation of the seat to move after every step")
-        for col in ("game", "players", "obs size", "decisions/s", "observed decisions/s", "slowdown"):
-            table.add_column(col, justify="right" if col != "game" else "left")
+        table = Table(title=say(msg("{title}; observed: observation of the seat to move after every step", title=title)))
+        for i, col in enumerate((msg("game"), msg("players"), msg("obs size"), msg("decisions/s"),
+                                 msg("observed decisions/s"), msg("slowdown"))):
+            table.add_column(say(col), justify="right" if i else "left")
         for r in rows:
             table.add_row(r["game"], str(r["players"]), str(r["observation_size"]),
                           f"{r['decisions_per_s']:,.0f}", f"{r['observed_decisions_per_s']:,.0f}",
@@ -501,8 +503,9 @@ def bench(
         console.print(table)
         return
     table = Table(title=title)
-    for col in ("game", "players", "games/s", "turns/s", "decisions/s", "turns/game"):
-        table.add_column(col, justify="right" if col not in ("game",) else "left")
+    for i, col in enumerate((msg("game"), msg("players"), msg("games/s"), msg("turns/s"), msg("decisions/s"),
+                             msg("turns/game"))):
+        table.add_column(say(col), justify="right" if i else "left")
     for r in rows:
         table.add_row(r["game"], str(r["players"]), f"{r['games_per_s']:,.0f}", f"{r['turns_per_s']:,.0f}",
                       f"{r['decisions_per_s']:,.0f}", f"{r['turns_per_game']:.0f}")
@@ -518,7 +521,7 @@ def _bench_bot_report(targets: list, players: int | None, specs: list[str], posi
     for game in targets:
         for n in [players] if players else list(game.player_counts):
             if n not in game.player_counts:
-                _fail(f"{game.title} is not played by {n}")
+                _fail(msg("{game} is not played by {n}", game=say(msg(game.title), game.domains), n=n))
             try:
                 rows.extend(_bench_bots(game, n, specs, positions))
             except ValueError as exc:
@@ -527,9 +530,11 @@ def _bench_bot_report(targets: list, players: int | None, specs: list[str], posi
     if as_json:
         print(json.dumps({"machine": machine, "positions": positions, "rows": rows}, indent=1))
         return
-    table = Table(title=f"Per decision, {positions} positions from greedy games (medians; CPU time)")
-    for col in ("game", "n", "bot", "iterations", "CPU ms", "iterations/s"):
-        table.add_column(col, justify="left" if col in ("game", "bot") else "right",
+    table = Table(title=say(msg("Per decision, {positions} positions from greedy games (medians; CPU time)",
+                                positions=positions)))
+    for col, word in (("game", msg("game")), ("n", "n"), ("bot", msg("bot")), ("iterations", msg("iterations")),
+                      ("CPU ms", msg("CPU ms")), ("iterations/s", msg("iterations/s"))):
+        table.add_column(say(word), justify="left" if col in ("game", "bot") else "right",
                          overflow="fold" if col == "bot" else "ellipsis", no_wrap=col != "bot")
     for r in rows:
         its, rate = r["iterations_per_decision"], r["iterations_per_s"]

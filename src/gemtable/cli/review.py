@@ -11,7 +11,10 @@ from rich.console import Console
 from rich.table import Table
 
 from gemtable.core import Match, MatchFileError
+from gemtable.core.i18n import msg, msgn
 from gemtable.core.registry import get_game
+
+from .lang import language, say
 
 console = Console(highlight=False)
 BARS = "▁▂▃▄▅▆▇█"
@@ -44,13 +47,13 @@ def register(app: typer.Typer) -> None:
         from gemtable.analysis.review import review as run_review
 
         def fail(message: str) -> None:
-            console.print(f"[bold red]error:[/] {message}")
+            console.print(f"[bold red]{say(msg('error:'))}[/] {message}")
             raise typer.Exit(2)
 
         try:
             match = Match.load(file)
             started = time.perf_counter()
-            result = run_review(match, samples=samples, swings=swings)
+            result = run_review(match, samples=samples, swings=swings, lang=language())
         except (MatchFileError, ValueError) as exc:
             fail(str(exc))
         seconds = time.perf_counter() - started
@@ -58,22 +61,25 @@ def register(app: typer.Typer) -> None:
             print(json.dumps(result))
             return
         game = get_game(match.game_id)
-        names = match.meta.get("names") or [f"Seat {p + 1}" for p in range(match.num_players)]
-        console.print(f"[bold]{game.title}[/], {match.num_players} players, {result['moves']} moves; "
-                      f"judged by the {result['bot']} in {seconds:.1f} s")
+        names = match.meta.get("names") or [say(msg("Seat {number}", number=p + 1)) for p in range(match.num_players)]
+        # (the English says "moves" for one too, as it always has)
+        console.print(say(msgn("[bold]{game}[/], {players} players, {n} moves; judged by the {bot} in {seconds} s",
+                               "[bold]{game}[/], {players} players, {n} moves; judged by the {bot} in {seconds} s",
+                               n=result["moves"], game=say(msg(game.title), game.domains),
+                               players=match.num_players, bot=result["bot"], seconds=f"{seconds:.1f}")))
         width = max(len(n) for n in names)
         for p, line in enumerate(result["chances"]):
             console.print(f"  {names[p]:<{width}} {line[0]:>4.0%} {sparkline(line)} {line[-1]:>4.0%}")
         if not result["swings"]:
-            console.print("No move lost ground.")
+            console.print(say(msg("No move lost ground.")))
             return
-        table = Table(title="Biggest drops (chance of winning before → after the move)")
-        for col in ("seat", "move", "played", "chance", "the bot prefers", "worth"):
-            table.add_column(col)
+        table = Table(title=say(msg("Biggest drops (chance of winning before → after the move)")))
+        for col in (msg("seat"), msg("move"), msg("played"), msg("chance"), msg("the bot prefers"), msg("worth")):
+            table.add_column(say(col))
         for s in result["swings"]:
             cost = s["cost"]
             same = s["best"] == s["played"] or cost is not None and cost < 0.005
-            prefers = "the same move" if same else s["best"]
+            prefers = say(msg("the same move")) if same else s["best"]
             if not same and s["best_reasons"]:
                 prefers += f" ({', '.join(s['best_reasons'])})"
             table.add_row(names[s["seat"]], str(s["move"]), s["played"],
@@ -98,9 +104,10 @@ def register(app: typer.Typer) -> None:
         from gemtable.core import Rng
         from gemtable.core.registry import all_games
 
-        table = Table(title=f"Review CPU seconds per game ({bots} bots, {samples} samples, median of {games})")
-        for col in ("game", "players", "moves (median)", "CPU s (median)", "CPU s (max)"):
-            table.add_column(col)
+        table = Table(title=say(msg("Review CPU seconds per game ({bots} bots, {samples} samples, median of {games})",
+                                    bots=bots, samples=samples, games=games)))
+        for col in (msg("game"), msg("players"), msg("moves (median)"), msg("CPU s (median)"), msg("CPU s (max)")):
+            table.add_column(say(col))
         for gid, game in sorted(all_games().items()):
             sizes = players or sorted({2, min(4, max(game.player_counts))})
             for n in sizes:

@@ -8,6 +8,10 @@ from typing import Any
 
 import typer
 
+from gemtable.core.i18n import msg
+
+from .lang import language, say
+
 
 def parse_options(items: list[str] | None) -> dict[str, Any]:
     """``["palace_side=B", "draft=tactical"]`` → dict (values validated by the game).
@@ -20,7 +24,7 @@ def parse_options(items: list[str] | None) -> dict[str, Any]:
     for item in items or []:
         name, eq, value = item.partition("=")
         if not eq or not name.strip():
-            raise OptionError(f"option {item!r} must look like name=value")
+            raise OptionError(msg("option {item} must look like name=value", item=repr(item)))
         out[name.strip()] = value.strip()
     return out
 
@@ -74,7 +78,8 @@ def run_with_progress(specs, jobs, backend, address, description: str, journal: 
     if journal is not None:
         held = len(guarded(lambda: read_journal(journal, specs)))
         if held:
-            console.print(f"{journal}: {held} of {total} games already played")
+            console.print(say(msg("{journal}: {held} of {total} games already played", journal=str(journal),
+                                  held=held, total=total)))
     if not console.is_terminal:
         start = time.perf_counter()
         state = {"done": 0, "next": max(1, total // 10)}
@@ -84,13 +89,14 @@ def run_with_progress(specs, jobs, backend, address, description: str, journal: 
             if state["done"] >= state["next"] or state["done"] == total:
                 elapsed = time.perf_counter() - start
                 eta = elapsed / state["done"] * (total - state["done"])
-                console.print(f"{description}: {state['done']}/{total} games, "
-                              f"{elapsed:.0f} s elapsed, ETA {eta:.0f} s")
+                console.print(say(msg("{what}: {done}/{total} games, {elapsed} s elapsed, ETA {eta} s",
+                                      what=description, done=state["done"], total=total,
+                                      elapsed=f"{elapsed:.0f}", eta=f"{eta:.0f}")))
                 state["next"] = state["done"] + max(1, total // 10)
 
         return run_games(specs, jobs=jobs, backend=backend, address=address, progress=report, journal=journal)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                  TimeElapsedColumn(), TextColumn(say(msg("ETA"))), TimeRemainingColumn(),
                   console=console, transient=False) as progress:
         task = progress.add_task(description, total=total)
         return run_games(specs, jobs=jobs, backend=backend, address=address,
@@ -98,7 +104,7 @@ def run_with_progress(specs, jobs, backend, address, description: str, journal: 
 
 
 def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"{say(msg('error:'))} {message}", err=True)
     raise typer.Exit(2)
 
 
@@ -108,9 +114,19 @@ def guarded(fn: Callable[[], Any]) -> Any:
 
     try:
         return fn()
-    except (GemtableError, ValueError, KeyError, ImportError, AttributeError) as exc:
-        msg = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        _fail(str(msg))
+    except GemtableError as exc:
+        _fail(say(exc))
+    except (ValueError, KeyError, ImportError, AttributeError) as exc:
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        _fail(str(text))
+
+
+def took(result, backend: bool = True) -> str:
+    """How long a run took, in this run's language: "412 games in 3.1 s (local, 2 jobs)"."""
+    if backend:
+        return say(msg("{took} ({backend}, {jobs} jobs)", took=result.took(language()), backend=result.backend,
+                       jobs=result.jobs))
+    return say(msg("{took} ({jobs} jobs)", took=result.took(language()), jobs=result.jobs))
 
 
 def register(app: typer.Typer) -> None:
@@ -152,9 +168,11 @@ def register(app: typer.Typer) -> None:
         summary.update({"game": g.id, "players": count, "seed": seed, "options": opts,
                         "bots": list(specs[0].bots), **result.fields()})
         console = Console()
-        for table in simulate_tables(summary, f"{g.title}: {n} games, {count} players, seed {seed}"):
+        title = say(msg("{game}: {n} games, {players} players, seed {seed}", game=say(msg(g.title), g.domains),
+                        n=n, players=count, seed=seed))
+        for table in simulate_tables(summary, title, lang=language()):
             console.print(table)
-        console.print(f"{result.took()} ({result.backend}, {result.jobs} jobs)")
+        console.print(took(result))
         if out is not None:
             for path in guarded(lambda: write_results(out, result.rows, summary)):
-                console.print(f"wrote {path}")
+                console.print(say(msg("wrote {path}", path=str(path))))

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import typer
 
-from .simulate import JOURNAL_HELP, bot_list, check_bots, guarded, parse_options, run_with_progress
+from gemtable.core.i18n import msg
+
+from .lang import language, say
+from .simulate import JOURNAL_HELP, bot_list, check_bots, guarded, parse_options, run_with_progress, took
 
 
 def register(app: typer.Typer) -> None:
@@ -43,23 +46,24 @@ def register(app: typer.Typer) -> None:
             return tournament_specs(game, entrants, n, players, seed, opts)
 
         specs = guarded(build)
-        result = run_with_progress(specs, jobs, backend, address, f"{g.id} tournament", journal)
+        result = run_with_progress(specs, jobs, backend, address, say(msg("{game} tournament", game=g.id)), journal)
         summary = tournament_summary(result.rows, result.timing)
         summary.update({"game": g.id, "players": players, "seed": seed, "options": opts,
                         "entrants": entrants, "games_per_pairing": n, **result.fields()})
         console = Console()
-        title = f"{g.title}: {len(specs)} games ({n} per lineup), {players} players, seed {seed}"
-        for table in tournament_tables(summary, title):
+        title = say(msg("{game}: {count} games ({n} per lineup), {players} players, seed {seed}",
+                        game=say(msg(g.title), g.domains), count=len(specs), n=n, players=players, seed=seed))
+        for table in tournament_tables(summary, title, lang=language()):
             console.print(table)
-        console.print(f"{result.took()} ({result.backend}, {result.jobs} jobs)")
+        console.print(took(result))
         if out is not None:
             for path in guarded(lambda: write_results(out, result.rows, summary)):
-                console.print(f"wrote {path}")
+                console.print(say(msg("wrote {path}", path=str(path))))
         if plots is not None:
             from gemtable.analysis.plots import tournament_plots
 
             for path in tournament_plots(result.rows, summary, plots, g.title):
-                console.print(f"wrote {path}")
+                console.print(say(msg("wrote {path}", path=str(path))))
 
     @app.command()
     def pool(
@@ -79,11 +83,12 @@ def register(app: typer.Typer) -> None:
         summary = tournament_summary(rows, timing)
         summary.update({"game": rows[0]["game"], "players": rows[0]["players"], "runs": runs})
         console = Console()
-        title = f"{rows[0]['game']}: {len(rows)} games pooled from {len(runs)} runs, {rows[0]['players']} players"
-        for table in tournament_tables(summary, title):
+        title = say(msg("{game}: {count} games pooled from {runs} runs, {players} players", game=rows[0]["game"],
+                        count=len(rows), runs=len(runs), players=rows[0]["players"]))
+        for table in tournament_tables(summary, title, lang=language()):
             console.print(table)
         for run in runs:
-            console.print(f"{run['file']}: {run['games']} games")
+            console.print(say(msg("{file}: {games} games", file=str(run["file"]), games=run["games"])))
         if out is not None:
             for path in guarded(lambda: write_results(out, rows, summary)):
-                console.print(f"wrote {path}")
+                console.print(say(msg("wrote {path}", path=str(path))))

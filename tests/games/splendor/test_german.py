@@ -101,3 +101,21 @@ def test_german_reads_as_german():
     words = GAME.explain([0.0] * len(GAME.value_feature_names), [1.0] * len(GAME.value_feature_names), lang="de")
     assert words == ["+15 Punkte", "ein Adliger in Reichweite"]
     assert GAME.describe("de")["summary"].startswith("Edelsteine sammeln")
+
+
+def _sections(text: str) -> list[str]:
+    return re.findall(r"^#+ ", text, flags=re.M)
+
+
+def test_rules_and_how_to_play_in_german():
+    """RULES.de.md and PLAY.de.md are read for German, keep the English pages' shape (the
+    same headings, the same numbered decisions) and use the German game's words."""
+    for english, german in ((GAME.rules_text(), GAME.rules_text("de")), (GAME.play_text(), GAME.play_text("de"))):
+        assert german != english
+        assert _sections(german) == _sections(english)
+        assert re.findall(r"^\d+\. ", german, flags=re.M) == re.findall(r"^\d+\. ", english, flags=re.M)
+        for word in ("Edelsteine", "Entwicklungskarten", "Adlige", "Goldjeton", "Prestigepunkte", "reservier"):
+            assert word in german, word
+        # no English sentence left: none of the English pages' common words
+        assert not re.findall(r"\b(the|and|you|your|card|cards|gems?|tokens?|noble|nobles)\b", german)
+    assert "Stufe" in GAME.rules_text("de") and "Vorrat" in GAME.play_text("de")

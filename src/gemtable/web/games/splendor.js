@@ -4,11 +4,16 @@
 
 import { s, colour, fillOf, patternDefs, clickable, explainable, findLegal, minFont, tapWord } from "../svg.js";
 import { boardDialog } from "../dialog.js";
+import { t, tn, tp, render as say } from "../i18n.js";
 
 const COLS = ["white", "blue", "green", "red", "black"];
 const TOKENS = [...COLS, "gold"];
 const LEVEL_BACK = { 1: "#3f8f5b", 2: "#d2a23a", 3: "#3b6fb0" };
 const ROMAN = { 1: "I", 2: "II", 3: "III" };
+// a gem colour's name in the reader's language (the same words as the game's log lines)
+function gem(c) { return tp("gem colour", c); }
+// "1 blue, 3 red": a cost or a noble's requirement
+function costText(cost) { return COLS.filter((c) => cost[c]).map((c) => t("{n} {colour}", { n: cost[c], colour: gem(c) })).join(", "); }
 
 // On a phone (610 units across a 390 px screen) a tap target needs TAP units a side (about 44 px):
 // small visuals (pills, tokens) get an invisible hit area that large, laid out so that no two
@@ -101,12 +106,12 @@ function cardFace(x, y, w, hgt, card, ctx, pipR = null, key = `sp-card-${card.id
   return g;
 }
 
+// (the parts first: the extractor finds no t() inside another's arguments)
 function cardLabel(card) {
-  const cost = COLS.filter((c) => card.cost[c]).map((c) => `${card.cost[c]} ${c}`).join(", ");
-  return `L${card.level} ${card.bonus}` + (card.points ? ` ${card.points}pt` : "") + ` (${cost || "free"})`;
+  const points = card.points ? t(" {points}pt", { points: card.points }) : "";
+  const cost = costText(card.cost) || t("free");
+  return t("L{level} {bonus}{points} ({cost})", { level: card.level, bonus: gem(card.bonus), points, cost });
 }
-
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function cardBack(x, y, w, hgt, level, label, key = null) {
   const g = s("g", { transform: `translate(${x} ${y})`, "data-motion-key": key });
@@ -136,7 +141,12 @@ function noble(x, y, size, nb, ctx, key = `sp-noble-${nb.id}`) {
   return g;
 }
 
+// A word wider than its button (German "Reservieren") is set smaller to fit: a bold
+// character is about 0.62 em wide.
+function fitFont(label, w, font) { return Math.min(font, (w - 6) / (0.62 * Math.max(1, String(label).length))); }
+
 function pill(x, y, w, label, fill, hgt = 20, font = hgt * 0.575) {
+  font = fitFont(label, w, font);
   const g = s("g", { class: "pill" });
   g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: hgt / 2, fill, stroke: "#0005" }));
   g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: w + 4, height: hgt + 4, rx: hgt / 2 + 2 }));
@@ -155,7 +165,7 @@ function whyNotBuy(ctx, card) {
 }
 // the muted "Buy" of a card you cannot buy (no highlight ring: it is not a legal move)
 function mutedBuy(x, y, w, hgt, font) {
-  const g = pill(x, y, w, "Buy", "#6f6b64", hgt, font);
+  const g = pill(x, y, w, t("Buy"), "#6f6b64", hgt, font);
   g.querySelector(".hl").remove();
   g.setAttribute("opacity", "0.9");
   return g;
@@ -182,7 +192,7 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
     // start lower), the Buy pill at the bottom right beside the pips
     const half = hgt / 2, both = buy && res, ph = Math.max(24, fmin * 1.5), pf = Math.max(12.5, fmin);
     if (res) {
-      const pg = pill(x + 5, y + hgt * 0.24 + 4, w - 10, "Reserve", "#b06a12", ph, pf);
+      const pg = pill(x + 5, y + hgt * 0.24 + 4, w - 10, t("Reserve"), "#b06a12", ph, pf);
       pg.insertBefore(hitRect(x, y, w, both || notBuy ? half : hgt), pg.firstChild);
       g.appendChild(clickable(pg, res, ctx.act));
     }
@@ -192,15 +202,25 @@ function cardActions(g, x, y, w, hgt, card, ctx, narrow = false) {
       g.appendChild(explainable(pg, notBuy, ctx));
     }
     if (buy) {
-      const pg = pill(x + w - 58, y + hgt - ph - 6, 53, "Buy", "#2f8a4f", ph, pf);
+      const pg = pill(x + w - 58, y + hgt - ph - 6, 53, t("Buy"), "#2f8a4f", ph, pf);
       pg.insertBefore(hitRect(x, both ? y + half : y, w, both ? half : hgt), pg.firstChild);
       g.appendChild(clickable(pg, buy, ctx.act));
     }
     return;
   }
-  if (buy) g.appendChild(clickable(pill(px, y + hgt - 26, pw, "Buy", "#2f8a4f"), buy, ctx.act));
+  if (buy) g.appendChild(clickable(pill(px, y + hgt - 26, pw, t("Buy"), "#2f8a4f"), buy, ctx.act));
   if (notBuy) g.appendChild(explainable(mutedBuy(px, y + hgt - 26, pw, 20, 11.5), notBuy, ctx));
-  if (res) g.appendChild(clickable(pill(px, y + hgt - 52, pw, "Reserve", "#b06a12"), res, ctx.act));
+  if (res) g.appendChild(clickable(pill(px, y + hgt - 52, pw, t("Reserve"), "#b06a12"), res, ctx.act));
+}
+
+// ``text`` as one line if it has at most ``chars`` characters, else two, split at the space
+// nearest its middle.
+function hintLines(text, chars) {
+  if (text.length <= chars || !text.includes(" ")) return [text];
+  const mid = text.length / 2;
+  let cut = -1;
+  for (let i = 0; i < text.length; i++) if (text[i] === " " && (cut < 0 || Math.abs(i - mid) < Math.abs(cut - mid))) cut = i;
+  return [text.slice(0, cut), text.slice(cut + 1)];
 }
 
 function takeHandler(c, ctx, redraw) {
@@ -240,13 +260,13 @@ export function render(el, ctx) {
   const ch = narrow ? CH_PHONE : 142;
   const seatsTop = narrow ? 112 + 3 * (ch + 14) + 90 : 8;  // phone: a row for Take / Clear between the cards and the seats
   const height = narrow ? seatsTop + seatsH + 4 : Math.max(640, 12 + seatsH);
-  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "splendor-board", role: "img", "aria-label": "Splendor table" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "splendor-board", role: "img", "aria-label": t("Splendor table") });
   svg.appendChild(patternDefs("cb"));
   const redraw = () => render(el, ctx);
 
   // nobles
   const nobles = s("g", { id: "sp-nobles" });
-  nobles.appendChild(s("text", { x: 12, y: 24, "font-size": 14, fill: "#e8e2d2", text: "Nobles" }));
+  nobles.appendChild(s("text", { x: 12, y: 24, "font-size": 14, fill: "#e8e2d2", text: t("Nobles") }));
   v.nobles.forEach((nb, i) => {
     const x = 80 + i * 100;
     const g = noble(x, 8, 88, nb, ctx);
@@ -254,11 +274,10 @@ export function render(el, ctx) {
     const pick = findLegal(ctx.legal, { type: "noble", noble: nb.id })[0];
     if (pick) {
       const wrap = s("g", {}, [g, s("rect", { class: "hl", x: x - 3, y: 5, width: 94, height: 94, rx: 8 })]);
-      nobles.appendChild(clickable(wrap, pick, ctx.act, pick.text));
+      nobles.appendChild(clickable(wrap, pick, ctx.act, say(pick.text)));
     } else {
       // named as the move list and the log name it: points, then the bonuses it requires
-      const needs = COLS.filter((c) => nb.needs[c]).map((c) => `${nb.needs[c]} ${c}`).join(", ");
-      g.appendChild(s("title", { text: `noble ${nb.points}pt (${needs})` }));
+      g.appendChild(s("title", { text: t("noble {points}pt ({needs})", { points: nb.points, needs: costText(nb.needs) }) }));
     }
   });
   svg.appendChild(nobles);
@@ -269,12 +288,12 @@ export function render(el, ctx) {
   [3, 2, 1].forEach((level, r) => {
     const y = 112 + r * (ch + 14);
     const deck = v.decks[level - 1];
-    const back = deck > 0 ? cardBack(10, y, 86, ch, level, `${deck} left`, `sp-deck-${level}`) : s("rect", { x: 10, y, width: 86, height: ch, rx: 8, fill: "none", stroke: "#ffffff44", "stroke-dasharray": "6 4" });
+    const back = deck > 0 ? cardBack(10, y, 86, ch, level, t("{n} left", { n: deck }), `sp-deck-${level}`) : s("rect", { x: 10, y, width: 86, height: ch, rx: 8, fill: "none", stroke: "#ffffff44", "stroke-dasharray": "6 4" });
     rows.appendChild(back);
     const blind = findLegal(ctx.legal, { type: "reserve_blind", level })[0];
     if (blind) {
       // phone: the whole deck is the target
-      const g = s("g", {}, [narrow ? hitRect(10, y, 86, ch) : null, narrow ? pill(13, y + ch - 40 - fmin * 1.5, 80, "Reserve", "#b06a12", fmin * 1.5, fmin) : pill(16, y + ch - 54, 74, "Reserve", "#b06a12")]);
+      const g = s("g", {}, [narrow ? hitRect(10, y, 86, ch) : null, narrow ? pill(13, y + ch - 40 - fmin * 1.5, 80, t("Reserve"), "#b06a12", fmin * 1.5, fmin) : pill(16, y + ch - 54, 74, t("Reserve"), "#b06a12")]);
       rows.appendChild(clickable(g, blind, ctx.act));
     }
     (v.board[level - 1] || []).forEach((card, i) => {
@@ -293,7 +312,7 @@ export function render(el, ctx) {
 
   // bank
   const bank = s("g", { id: "sp-bank" });
-  bank.appendChild(s("text", { x: 572, y: 118, "text-anchor": "middle", "font-size": 14, fill: "#e8e2d2", text: "Bank" }));
+  bank.appendChild(s("text", { x: 572, y: 118, "text-anchor": "middle", "font-size": 14, fill: "#e8e2d2", text: t("Bank") }));
   TOKENS.forEach((c, i) => {
     const y = 150 + i * (narrow ? TAP : 62);
     const legalHere = c !== "gold" && ctx.legal.some((e) => (e.type === "take" && e.json.colours.includes(c)) || (e.type === "take_two" && e.json.colour === c));
@@ -304,8 +323,12 @@ export function render(el, ctx) {
       g.setAttribute("tabindex", "0");
       g.setAttribute("role", "button");
       g.setAttribute("data-take", c);
-      g.setAttribute("aria-label", `take ${c}`);
-      g.appendChild(s("title", { text: `take ${c}` + (findLegal(ctx.legal, { type: "take_two", colour: c }).length ? ` (${tapWord()} twice to take 2)` : "") }));
+      g.setAttribute("aria-label", t("take {colour}", { colour: gem(c) }));
+      const twice = findLegal(ctx.legal, { type: "take_two", colour: c }).length;
+      const title = !twice ? t("take {colour}", { colour: gem(c) })
+        : tapWord() === "tap" ? t("take {colour} (tap twice to take 2)", { colour: gem(c) })
+          : t("take {colour} (click twice to take 2)", { colour: gem(c) });
+      g.appendChild(s("title", { text: title }));
       const fn = takeHandler(c, ctx, redraw);
       g.addEventListener("click", fn);
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); } });
@@ -317,14 +340,19 @@ export function render(el, ctx) {
     const set = new Set(selection);
     const exact = takes.find((e) => e.json.colours.length === set.size && e.json.colours.every((x) => set.has(x)));
     const two = selection.length === 1 ? findLegal(ctx.legal, { type: "take_two", colour: selection[0] })[0] : null;
-    const hint = two ? "again: take 2" : "pick more";
+    const hint = two ? t("again: take 2") : t("pick more");
     // phone: the hint and the two buttons in their own row under the cards
     const ty = 112 + 3 * (ch + 14);  // phone: the row under the cards
-    if (narrow) bank.appendChild(s("text", { x: 20, y: ty + 44, "font-size": 18, fill: "#fff", text: `${selection.join(", ")}: ${hint}` }));
-    else bank.appendChild(s("text", { x: 572, y: 530, "text-anchor": "middle", "font-size": 11.5, fill: "#fff", text: hint }));
-    const takeBtn = narrow ? [hitRect(296, ty + 4, 138, TAP), pill(300, ty + 22, 130, "Take", "#2f8a4f", 32)] : [pill(532, 540, 80, "Take", "#2f8a4f")];
+    if (narrow) bank.appendChild(s("text", { x: 20, y: ty + 44, "font-size": 18, fill: "#fff", text: t("{colours}: {hint}", { colours: selection.map(gem).join(", "), hint }) }));
+    else {
+      // between the cards (to x 538) and the seats (from 628): a longer hint ("noch einmal: 2
+      // nehmen") on two lines
+      const lines = hintLines(hint, 78 / (11.5 * 0.55));
+      lines.forEach((line, i) => bank.appendChild(s("text", { x: 584, y: 530 - (lines.length - 1 - i) * 13, "text-anchor": "middle", "font-size": 11.5, fill: "#fff", text: line })));
+    }
+    const takeBtn = narrow ? [hitRect(296, ty + 4, 138, TAP), pill(300, ty + 22, 130, t("Take"), "#2f8a4f", 32)] : [pill(532, 540, 80, t("Take"), "#2f8a4f")];
     if (exact) bank.appendChild(clickable(s("g", {}, takeBtn), exact, (e) => { selection = []; ctx.act(e); }));
-    const clearBtn = narrow ? [hitRect(446, ty + 4, 138, TAP), pill(450, ty + 22, 130, "Clear", "#666", 32)] : [pill(532, 566, 80, "Clear", "#666")];
+    const clearBtn = narrow ? [hitRect(446, ty + 4, 138, TAP), pill(450, ty + 22, 130, t("Clear"), "#666", 32)] : [pill(532, 566, 80, t("Clear"), "#666")];
     const clear = s("g", { class: "act", tabindex: 0, role: "button", "data-clear": "1" }, clearBtn);
     clear.addEventListener("click", () => { selection = []; redraw(); });
     bank.appendChild(clear);
@@ -345,10 +373,13 @@ export function render(el, ctx) {
     // phone: one choice per TAP-high row
     const boxH = narrow ? 60 + Math.max(140, pays.length * TAP) : 190;
     g.appendChild(s("rect", { x: 100, y: 250, width: 440, height: boxH, rx: 12, fill: "#102a1fee", stroke: "#ffd24a", "stroke-width": 2 }));
-    g.appendChild(s("text", { x: 120, y: 278, "font-size": 15, fill: "#fff", text: "Pay for this card:" }));
+    g.appendChild(s("text", { x: 120, y: 278, "font-size": 15, fill: "#fff", text: t("Pay for this card:") }));
     g.appendChild(cardFace(120, 290, 90, 128, v.pending_card, ctx, null, null));
     pays.forEach((e, i) => {
-      const label = e.text.replace("pay with gold: ", "gold: ");
+      // the choice in short, from the action itself: "gold: 1 for blue" or "pay without gold"
+      const used = COLS.map((c, k) => [c, (e.json.gold || [])[k] || 0]).filter(([, n]) => n)
+        .map(([c, n]) => t("{n} for {colour}", { n, colour: gem(c) }));
+      const label = used.length ? t("gold: {used}", { used: used.join(", ") }) : t("pay without gold");
       const btn = narrow ? [hitRect(222, 290 + i * TAP, 306, TAP), pill(225, 290 + i * TAP + 16, 300, label, "#2f6f8b", 36)] : [pill(225, 290 + i * 24, 300, label, "#2f6f8b")];
       g.appendChild(clickable(s("g", {}, btn), e, ctx.act));
     });
@@ -373,12 +404,12 @@ function choiceDialog(v, ctx, narrow) {
     const over = Math.max(1, held - 10);
     return boardDialog({
       kind: "return", cls: "sp-dialog", area, font, act: ctx.act, cols: narrow ? 3 : 3, optH: narrow ? 96 : 78, width: narrow ? 540 : 440,
-      title: `Give back ${over} gem${over === 1 ? "" : "s"} to the bank`,
-      note: `You hold ${held}; at most 10 at the end of a turn. Tap a colour to give one back.`,
+      title: tn("Give back {n} gem to the bank", "Give back {n} gems to the bank", over),
+      note: t("You hold {held}; at most 10 at the end of a turn. Tap a colour to give one back.", { held }),
       options: returns.map((e) => ({ entry: e, draw: (g, x, y, w, h) => {
         const c = e.json.token, r = Math.min(h * 0.3, 24);
         g.appendChild(token(x + r + 12, y + h / 2, r, c, st.tokens[c], ctx));
-        g.appendChild(s("text", { x: x + 2 * r + 22, y: y + h / 2 + font * 0.3, "font-size": font * 0.82, "font-weight": 700, fill: "#222", text: c }));
+        g.appendChild(s("text", { x: x + 2 * r + 22, y: y + h / 2 + font * 0.3, "font-size": font * 0.82, "font-weight": 700, fill: "#222", text: gem(c) }));
       } })),
     });
   }
@@ -386,11 +417,11 @@ function choiceDialog(v, ctx, narrow) {
   if (nobles.length) {
     return boardDialog({
       kind: "noble", cls: "sp-dialog", area, font, act: ctx.act, cols: Math.min(3, nobles.length), optH: 112, width: narrow ? 540 : 420,
-      title: "Which noble visits you?", note: "You qualify for more than one; one visits per turn.",
+      title: t("Which noble visits you?"), note: t("You qualify for more than one; one visits per turn."),
       options: nobles.map((e) => ({ entry: e, draw: (g, x, y, w, h) => {
         const nb = v.nobles.find((n) => n.id === e.json.noble) || (e.json.noble_tile || null);
         if (nb) g.appendChild(noble(x + (w - 96) / 2, y + (h - 96) / 2, 96, nb, ctx, null));
-        else g.appendChild(s("text", { x: x + w / 2, y: y + h / 2, "text-anchor": "middle", "font-size": font * 0.8, text: e.text }));
+        else g.appendChild(s("text", { x: x + w / 2, y: y + h / 2, "text-anchor": "middle", "font-size": font * 0.8, text: say(e.text) }));
       } })),
     });
   }
@@ -398,8 +429,8 @@ function choiceDialog(v, ctx, narrow) {
   if (pass) {
     return boardDialog({
       kind: "pass", cls: "sp-dialog", area, font, act: ctx.act, cols: 1, optH: narrow ? 68 : 44, width: narrow ? 500 : 360,
-      title: "No move is possible", note: "No gems to take, no card to buy or reserve.",
-      options: [{ entry: pass, label: "pass this turn" }],
+      title: t("No move is possible"), note: t("No gems to take, no card to buy or reserve."),
+      options: [{ entry: pass, label: t("pass this turn") }],
     });
   }
   return null;
@@ -448,16 +479,19 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
   g.appendChild(s("rect", { width: w, height: hgt, rx: 10, fill: mine ? "#fffaf0" : "#f3ede1", stroke: moving ? "#ffd24a" : "#00000055", "stroke-width": moving ? 4 : 1.2 }));
-  const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
-  g.appendChild(s("text", { x: 12, y: 24, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") }));
+  const name = (ctx.names && ctx.names[p]) || t("Seat {number}", { number: p + 1 });
+  g.appendChild(s("text", { x: 12, y: 24, "font-size": 16, "font-weight": 700, fill: "#222", text: mine ? t("{name} (you)", { name }) : name }));
   g.appendChild(s("text", { x: w - 12, y: 27, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: `${st.points}` }));
+  const cards = tn("{n} card", "{n} cards", st.cards);
+  const nobleCount = tn("{n} noble", "{n} nobles", st.nobles.length);
+  const counts = t("{cards} · {nobles}", { cards, nobles: nobleCount });
   if (narrow) {
     // phone: one line, "… cards · … nobles   points 12"
-    g.appendChild(s("text", { x: w - 50, y: 26, "text-anchor": "end", "font-size": fmin, fill: "#7a7268", text: "points" }));
-    g.appendChild(s("text", { x: w - 50 - fmin * 4.2, y: 26, "text-anchor": "end", "font-size": fmin, fill: "#7a7268", text: `${plural(st.cards, "card")} · ${plural(st.nobles.length, "noble")}` }));
+    g.appendChild(s("text", { x: w - 50, y: 26, "text-anchor": "end", "font-size": fmin, fill: "#7a7268", text: t("points") }));
+    g.appendChild(s("text", { x: w - 50 - fmin * 4.2, y: 26, "text-anchor": "end", "font-size": fmin, fill: "#7a7268", text: counts }));
   } else {
-    g.appendChild(s("text", { x: w - 12, y: 40, "text-anchor": "end", "font-size": 10, fill: "#7a7268", text: "points" }));
-    g.appendChild(s("text", { x: w - 64, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: `${plural(st.cards, "card")} · ${plural(st.nobles.length, "noble")}` }));
+    g.appendChild(s("text", { x: w - 12, y: 40, "text-anchor": "end", "font-size": 10, fill: "#7a7268", text: t("points") }));
+    g.appendChild(s("text", { x: w - 64, y: 25, "text-anchor": "end", "font-size": 11, fill: "#7a7268", text: counts }));
   }
   // tokens (clickable when returning)
   TOKENS.forEach((c, i) => {
@@ -470,7 +504,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
     g.appendChild(ret ? clickable(t, ret, ctx.act) : t);
   });
   // bonuses (the colours of purchased cards)
-  g.appendChild(s("text", { x: 12, y: 96, "font-size": 10.5, fill: "#7a7268", text: "bonuses" }));
+  g.appendChild(s("text", { x: 12, y: 96, "font-size": 10.5, fill: "#7a7268", text: t("bonuses") }));
   COLS.forEach((c, i) => {
     const bx = 10 + i * 40;
     const n = st.bonuses[c];
@@ -479,7 +513,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
     g.appendChild(s("text", { x: bx + 14, y: 126, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ctx.patterns ? "#111" : colour(c).ink, stroke: colour(c).ink === "#fff" ? "#0007" : "none", "stroke-width": 0.5, text: n }));
   });
   // nobles received
-  if (st.nobles.length) g.appendChild(s("text", { x: 12, y: 160, "font-size": 10.5, fill: "#7a7268", text: "nobles" }));
+  if (st.nobles.length) g.appendChild(s("text", { x: 12, y: 160, "font-size": 10.5, fill: "#7a7268", text: t("nobles") }));
   st.nobles.forEach((nb, i) => {
     const nx = 10 + (i % 4) * 32, ny = 166 + Math.floor(i / 4) * 32;
     g.appendChild(s("rect", { x: nx, y: ny, width: 28, height: 28, rx: 3, fill: "#efe3c8", stroke: "#8a7448", "data-motion-key": `sp-s${p}-noble-${i}` }));
@@ -488,7 +522,7 @@ function seatPanel(x, y, w, hgt, st, p, v, ctx, narrow = false) {
   // reserved cards, large enough to read their costs
   const big = w >= 560;  // a seat as wide as the table (phone): reserved cards at full size
   // (phone: under the row of tokens, beside the bonuses)
-  if (st.reserved.length) g.appendChild(s("text", { x: big ? 262 : 150, y: big ? (narrow ? 96 : 40) : 160, "font-size": 10.5, fill: "#7a7268", text: `reserved ${st.reserved.length}/3` }));
+  if (st.reserved.length) g.appendChild(s("text", { x: big ? 262 : 150, y: big ? (narrow ? 96 : 40) : 160, "font-size": 10.5, fill: "#7a7268", text: t("reserved {n}/3", { n: st.reserved.length }) }));
   st.reserved.forEach((card, i) => {
     const rx = big ? 260 + i * 108 : 148 + i * 72, ry = big ? (narrow ? 100 : 46) : 166, rw = big ? 100 : 66, rh = big ? (narrow ? CH_PHONE : 142) : 80;
     if (card.hidden) { g.appendChild(cardBack(rx, ry, rw, rh, card.level, undefined, `sp-s${p}-res-${i}`)); return; }

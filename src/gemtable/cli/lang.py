@@ -1,0 +1,82 @@
+"""The language of this run of ``gemtable``, shared by every command module.
+
+The global ``--lang`` option (else LANGUAGE / LC_ALL / LC_MESSAGES / LANG) picks it once per
+run (:func:`gemtable.cli.main.choose_language`); :func:`say` renders a message
+(:mod:`gemtable.core.i18n`) or an error in it.  The help texts of the commands and options
+are translated when the command tree is built (:class:`TranslatedGroup`), before Click
+parses anything, so ``gemtable --lang de play --help`` reads German too.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from typer.core import TyperGroup
+
+from gemtable.core import GemtableError, i18n
+
+_current = [i18n.SOURCE]
+
+
+def language() -> str:
+    return _current[0]
+
+
+def use(lang: str) -> None:
+    _current[0] = lang
+
+
+def say(message: "i18n.Message | str | GemtableError", domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> str:
+    """A message (or an error) in this run's language."""
+    if isinstance(message, GemtableError):
+        return message.text(language(), domains)
+    return i18n.render(message, language(), domains)
+
+
+def wanted(args: Sequence[str], env: Any = None) -> str:
+    """The language a command line asks for before it is parsed: ``--lang X`` / ``--lang=X``
+    among the global options, else the environment's; English when neither is offered (a
+    wrong ``--lang`` is refused later, when the option is parsed)."""
+    offered = i18n.languages(i18n.CORE_DOMAIN)
+    for i, arg in enumerate(args):
+        if arg == "--lang" and i + 1 < len(args):
+            return i18n.negotiate([args[i + 1]], offered)
+        if arg.startswith("--lang="):
+            return i18n.negotiate([arg.split("=", 1)[1]], offered)
+        if not arg.startswith("-"):
+            break  # a command's name: the global options end here
+    return i18n.negotiate(i18n.from_environment(os.environ if env is None else env), offered)
+
+
+def translate_help(command: Any, lang: str) -> None:
+    """Every help text under ``command`` (its own, its options' and arguments', its
+    subcommands') in ``lang``, looked up by its English text; the English is kept to go
+    back to another language in the same process (the tests run many)."""
+    for obj, attr in _helps(command):
+        english = obj.__dict__.setdefault(f"_gemtable_{attr}", getattr(obj, attr))
+        if english:
+            setattr(obj, attr, i18n.render(i18n.msg(english), lang) if lang != i18n.SOURCE else english)
+
+
+def _helps(command: Any):
+    for attr in ("help", "short_help"):
+        yield command, attr
+    for param in command.params:
+        if hasattr(param, "help"):
+            yield param, "help"
+    for sub in (getattr(command, "commands", None) or {}).values():  # a group's commands
+        yield from _helps(sub)
+
+
+class TranslatedGroup(TyperGroup):
+    """The root command: it reads the wanted language from the arguments and the
+    environment and translates the help texts before Click parses (and maybe prints help)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        lang = wanted(args)
+        use(lang)
+        translate_help(self, lang)
+        return super().make_context(info_name, args, parent=parent, **extra)
