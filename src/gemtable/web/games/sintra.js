@@ -325,7 +325,8 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
   if (keeps.length) {
     const keepLabel = t("keep for the window:");
     g.appendChild(s("text", { x: 14, y: hgt - 46, "font-size": 12, fill: "#222", text: keepLabel }));
-    const kx0 = Math.max(140, 14 + keepLabel.length * 7 + 12); // the panes start after the words
+    // the panes start after the words: 140 fits the English label (20 characters); a longer one moves them
+    const kx0 = 140 + Math.max(0, (keepLabel.length - 20) * 6.6);
     keeps.forEach((e, k) => {
       const kx = kx0 + k * (narrow ? TAP : 34);
       const kg = s("g", {}, [narrow ? hitRect(kx + 12 - TAP / 2, hgt - 50 - TAP / 2, TAP, TAP) : null,
