@@ -80,16 +80,21 @@ def test_a_whole_game_reads_in_german(players, seed, side):
         texts.extend(state.action_text(p, a, "de") for a in legal)
         illegal = [a for a in rng.sample(every, 12) if a not in legal]
         texts.extend(state.check(p, a, "de") for a in illegal[:3])
+        before = GAME.value_features(state, p)
         for event in state.apply(p, rng.choice(legal)):
             assert i18n.is_message(event["text"])
             texts.append(format_text(event["text"], NAMES[:players], "de", GAME.domains))
             texts.append(i18n.render(event["text"], "de", GAME.domains))
+        texts.extend(GAME.explain(before, GAME.value_features(state, p), limit=7, lang="de"))
         if steps % 10 == 0:
             console = Console(width=160, record=True, file=open("/dev/null", "w"))
             console.print(GAME.render_text(state.view(p), p, lang="de"))
             texts.append(console.export_text())
         steps += 1
     texts.append(state.prompt(0, "de"))
+    n = len(GAME.value_feature_names)
+    texts.extend(GAME.explain([0.0] * n, [1.0] * n, limit=n, lang="de"))
+    texts.extend(GAME.explain([1.0] * n, [0.0] * n, limit=n, lang="de"))
     problems = [x for text in texts for x in german_problems(text, fragments)]
     assert problems == []
     joined = "\n".join(texts)
