@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gemtable.core import DataError, IllegalAction, Rng, canonical
+from gemtable.core.i18n import render
 from gemtable.games.mille_fiori import data as mdata
 from gemtable.games.mille_fiori import rules as R
 from gemtable.games.registry import get_game
@@ -587,10 +588,10 @@ def test_empty_display_points_are_logged():
     k = take_card(s, "lion-2")
     s.cur, s.phase, s.card, s.card_extra, s.extras, s.order_idx, s.start = RED, R.USING, k, False, 0, 0, RED
     events = s.apply(RED, R.SAIL)
-    texts = [ev["text"] for ev in events]
+    texts = [render(ev["text"]) for ev in events]
     assert not any("may play" in t for t in texts), texts
-    empty = [ev for ev in events if ev["type"] == "extra_empty"]
-    assert len(empty) == 1 and "{P0} +5" in empty[0]["text"] and "display is empty" in empty[0]["text"]
+    empty = [render(ev["text"]) for ev in events if ev["type"] == "extra_empty"]
+    assert len(empty) == 1 and "{P0} +5" in empty[0] and "display is empty" in empty[0]
     assert _logged_points(events, RED) == s.points[RED] == 5
 
 
@@ -604,13 +605,13 @@ def test_empty_display_points_are_logged_part_way_through_a_chain():
     k = take_card(s, "lion-2")
     s.cur, s.phase, s.card, s.card_extra, s.extras, s.order_idx, s.start = RED, R.USING, k, False, 0, 0, RED
     events = s.apply(RED, R.SAIL)  # the star at 7: one extra card, the display holds one
-    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)."]
+    assert [render(ev["text"]) for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)."]
     events += s.apply(RED, R.EXTRA[R.CODE_KIND["swan-1"]])
     events += s.apply(RED, R.PLACE[trade(2, SWAN)])  # Blue has more swans: another extra, display empty
     assert s.display == [] and s.cur != RED
     assert s.points[RED] == 3 + 5 and s.points[BLUE] == 6
-    assert [ev["text"] for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)."]
-    assert [ev["text"] for ev in events if ev["type"] == "extra_empty"] == [
+    assert [render(ev["text"]) for ev in events if ev["type"] == "extra_earned"] == ["{P0} may play 1 extra card(s)."]
+    assert [render(ev["text"]) for ev in events if ev["type"] == "extra_empty"] == [
         "{P0} +5 instead of an extra card (the display is empty)."]
     assert _logged_points(events, RED) == 8 and _logged_points(events, BLUE) == 6
 
@@ -795,7 +796,7 @@ def test_events_are_logged_with_seat_placeholders():
     s = GAME.new(2, 13, draft="tactical")
     events = s.apply(0, s.legal_actions(0)[0])
     events += s.apply(0, s.legal_actions(0)[0])
-    assert events and all("{P0}" in e["text"] for e in events if e.get("player") == 0)
+    assert events and all("{P0}" in render(e["text"]) for e in events if e.get("player") == 0)
     json.dumps(events)
 
 

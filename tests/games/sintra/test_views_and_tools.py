@@ -5,6 +5,7 @@ import json
 from rich.console import Console
 
 from gemtable.core import Game, Match, Rng, canonical, format_text
+from gemtable.core.i18n import render
 from gemtable.games.sintra import GAME
 from gemtable.games.sintra.rules import PLACE
 
@@ -179,8 +180,9 @@ def test_texts_name_strips_as_the_board_labels_them():
     a = s.legal_actions(0)[0]
     label = s.strip_name(0, a.args["position"])
     events = s.apply(0, a)
-    assert events[0]["text"].startswith("{P0} places ")
-    assert events[0]["text"].split(" on strip ")[1].startswith(f"{label}")
+    text = render(events[0]["text"])
+    assert text.startswith("{P0} places ")
+    assert text.split(" on strip ")[1].startswith(f"{label}")
 
 
 def test_a_take_whose_panes_would_all_break_is_announced():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gemtable.core import Game, Option
+from gemtable.core.i18n import mark
 
 from .features import LAYOUT as OBSERVATION_LAYOUT
 from .features import SIZE as OBSERVATION_SIZE
@@ -31,16 +32,16 @@ GAME = Game(
             "draft",
             "simultaneous",
             ("simultaneous", "tactical"),
-            "simultaneous: everybody picks a card secretly, then cards are played in turn order; "
-            "tactical: each player picks a card only on their own turn",
-            label="How cards are drafted",
-            choice_labels=("Everybody picks at once, in secret", "Each player picks on their own turn"),
+            mark("simultaneous: everybody picks a card secretly, then cards are played in turn order; "
+                 "tactical: each player picks a card only on their own turn"),
+            label=mark("How cards are drafted"),
+            choice_labels=(mark("Everybody picks at once, in secret"), mark("Each player picks on their own turn")),
         ),
     ),
     data_status="complete",
     owners="Reiner Knizia; Schmidt Spiele (unofficial implementation)",
-    summary="Draft cards and place diamonds in the workshops, houses, citizens' pyramids, "
-    "trade and harbor of Murano; sail the sea track; chain extra cards from the display.",
+    summary=mark("Draft cards and place diamonds in the workshops, houses, citizens' pyramids, "
+                 "trade and harbor of Murano; sail the sea track; chain extra cards from the display."),
     data=D,
     rules_path=str(Path(__file__).with_name("RULES.md")),
     play_path=str(Path(__file__).with_name("PLAY.md")),

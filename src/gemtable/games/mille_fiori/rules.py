@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from gemtable.core import ActionSpace, Event, Rng, State
+from gemtable.core.i18n import SOURCE, Message, msg, msgn
 
 from .data import (
     AREA_TITLES,
@@ -35,9 +36,12 @@ from .data import (
     Data,
     load,
 )
+from .names import AREA_WORD, SYMBOL, card_word, space_word, word
 
 GAME_ID = "mille_fiori"
 D: Data = load()
+SPACE_WORD = tuple(space_word(name) for name in D.space_name)
+"""Each board space's name as a message (index = space id)."""
 
 # ---------------------------------------------------------------------------
 # Precomputed tables
@@ -135,6 +139,16 @@ BOARD_LAYOUT = _board_layout()
 def kind_text(k: int) -> str:
     a = KAREA[k]
     return f"{AREA_TITLES[a].lower()} {D.symbols[a][KSYM[k]]} card (wheel {KWHEEL[k]})"
+
+
+def kind_word(k: int) -> Message:
+    """``kind_text`` as a message (any language)."""
+    return card_word(KAREA[k], D.symbols[KAREA[k]][KSYM[k]], KWHEEL[k])
+
+
+def _seat(p: int) -> str:
+    """The seat placeholder a log line names a player by (filled by format_text)."""
+    return f"{{P{p}}}"
 
 
 # ---------------------------------------------------------------------------
@@ -349,12 +363,13 @@ class MilleFioriState(State):
                 pts = [0] * self.num_players
                 pts[p] = D.empty_display_points
                 log.append({"type": "extra_empty", "player": p, "points": pts,
-                            "text": "{P%d} +%d instead of an extra card (the display is empty)."
-                                    % (p, D.empty_display_points)})
+                            "text": msg("{player} +{points} instead of an extra card (the display is empty).",
+                                        player=_seat(p), points=D.empty_display_points)})
         if self.extras:
             if log is not None and announce:
                 log.append({"type": "extra_earned", "player": p, "count": self.extras,
-                            "text": "{P%d} may play %d extra card(s)." % (p, self.extras)})
+                            "text": msgn("{player} may play {n} extra card(s).", "{player} may play {n} extra card(s).",
+                                         self.extras, player=_seat(p))})
             self.phase = EXTRA_CARD
         else:
             self._end_turn()
@@ -480,12 +495,12 @@ class MilleFioriState(State):
             if AREA[s] == HARBOR:
                 self._sail(player, KWHEEL[self.card])
             if log is not None:
-                self._log_use(log, player, card, f"places a diamond on {D.space_name[s]}", before, bonus_before, ship_before)
+                self._log_use(log, player, card, s, before, bonus_before, ship_before)
             self._after_use(log)
         elif t == "sail":
             self._sail(player, KWHEEL[self.card])
             if log is not None:
-                self._log_use(log, player, card, "sails", before, bonus_before, ship_before)
+                self._log_use(log, player, card, None, before, bonus_before, ship_before)
             self._after_use(log)
         elif t == "pick":
             k = action.id - _PICK_ID0
@@ -496,14 +511,15 @@ class MilleFioriState(State):
                 self.phase = USING
                 if log is not None:
                     log.append({"type": "play", "player": player, "card": KIND_CODE[k],
-                                "text": "{P%d} plays the %s." % (player, kind_text(k))})
+                                "text": msg("{player} plays the {card}.", player=_seat(player), card=kind_word(k))})
             else:
                 self.picks[player] = k
                 if log is not None:
                     log.append({"type": "pick", "player": player, "card": KIND_CODE[k],
-                                "text": "{P%d} picks the %s." % (player, kind_text(k)),
+                                "text": msg("{player} picks the {card}.", player=_seat(player), card=kind_word(k)),
                                 "only": [player],
-                                "public": {"type": "pick", "player": player, "text": "{P%d} picks a card." % player}})
+                                "public": {"type": "pick", "player": player,
+                                           "text": msg("{player} picks a card.", player=_seat(player))}})
                 if all(x >= 0 for x in self.picks):
                     self._begin_play()
         elif t == "extra":
@@ -515,11 +531,13 @@ class MilleFioriState(State):
             self.phase = USING
             if log is not None:
                 log.append({"type": "extra", "player": player, "card": KIND_CODE[k],
-                            "text": "{P%d} plays the %s from the display as an extra card." % (player, kind_text(k))})
+                            "text": msg("{player} plays the {card} from the display as an extra card.",
+                                        player=_seat(player), card=kind_word(k))})
         elif t == "decline":
             self.extras -= 1
             if log is not None:
-                log.append({"type": "decline", "player": player, "text": "{P%d} declines an extra card." % player})
+                log.append({"type": "decline", "player": player,
+                            "text": msg("{player} declines an extra card.", player=_seat(player))})
             self._next_extra(log)
         else:  # pragma: no cover - legal_actions never offers anything else
             raise AssertionError(t)
@@ -529,7 +547,8 @@ class MilleFioriState(State):
         if log is not None and self.phase == OVER:
             sc = self.scores()
             log.append({"type": "game_over", "scores": sc,
-                        "text": "Game over: " + ", ".join("{P%d} %d" % (p, sc[p]) for p in range(self.num_players)) + "."})
+                        "text": msg("Game over: {scores}.",
+                                    scores=["{P%d} %d" % (p, sc[p]) for p in range(self.num_players)])})
 
     def is_checkpoint(self, player: int, action) -> bool:
         """Hidden: the deck, hands and secret picks.  Shown or drawn: a card chosen from the hand
@@ -597,26 +616,39 @@ class MilleFioriState(State):
 
     def _reveal_event(self) -> Event:
         return {"type": "play", "player": self.cur, "card": KIND_CODE[self.card],
-                "text": "{P%d} plays the %s." % (self.cur, kind_text(self.card))}
+                "text": msg("{player} plays the {card}.", player=_seat(self.cur), card=kind_word(self.card))}
 
-    def _log_use(self, log, player, card, what, before, bonus_before, ship_before) -> None:
+    def _log_use(self, log, player, card, space, before, bonus_before, ship_before) -> None:
+        """The log line of a card's use: a diamond placed on ``space`` (None: the ship sailed),
+        where the ship went, and who scored what."""
         parts = []
         for q in range(self.num_players):
             d = self.points[q] - before[q]
             if d:
                 parts.append("{P%d} +%d" % (q, d))
-        text = "{P%d} %s" % (player, what)
-        if self.ship[player] != ship_before[player]:
-            text += " (ship to %d)" % self.ship[player]
-        if parts:
-            text += ": " + ", ".join(parts)
-        log.append({"type": "place" if what.startswith("places") else "sail", "player": player,
+        params: dict[str, Any] = {"player": _seat(player), "ship": self.ship[player], "points": parts}
+        moved = self.ship[player] != ship_before[player]
+        if space is not None:
+            params["space"] = SPACE_WORD[space]
+            if moved:
+                text = (msg("{player} places a diamond on {space} (ship to {ship}): {points}.", **params) if parts
+                        else msg("{player} places a diamond on {space} (ship to {ship}).", **params))
+            else:
+                text = (msg("{player} places a diamond on {space}: {points}.", **params) if parts
+                        else msg("{player} places a diamond on {space}.", **params))
+        elif moved:
+            text = (msg("{player} sails (ship to {ship}): {points}.", **params) if parts
+                    else msg("{player} sails (ship to {ship}).", **params))
+        else:
+            text = (msg("{player} sails: {points}.", **params) if parts else msg("{player} sails.", **params))
+        log.append({"type": "place" if space is not None else "sail", "player": player,
                     "card": KIND_CODE[card], "points": [self.points[q] - before[q] for q in range(self.num_players)],
-                    "text": text + "."})
+                    "text": text})
         for q in range(self.num_players):
             if self.bonus_pts[q] != bonus_before[q]:
                 log.append({"type": "bonus", "player": q, "value": self.bonus_pts[q] - bonus_before[q],
-                            "text": "{P%d} claims a bonus-point space worth %d" % (q, self.bonus_pts[q] - bonus_before[q]) + "."})
+                            "text": msg("{player} claims a bonus-point space worth {points}.", player=_seat(q),
+                                        points=self.bonus_pts[q] - bonus_before[q])})
 
     # -- scoring -----------------------------------------------------------------------
     def _take_diamond(self, p: int) -> None:
@@ -725,63 +757,87 @@ class MilleFioriState(State):
                     points[owner[x]] += per
 
     # -- explanations -------------------------------------------------------------------
-    def prompt(self, player: int, lang: str = "en") -> str:
+    def prompt(self, player: int, lang: str = SOURCE) -> str:
+        return self.say(self._prompt(player), lang)
+
+    def _prompt(self, player: int) -> Message:
         ph = self.phase
         if ph == OVER:
-            return "The game is over."
+            return msg("The game is over.")
         if ph == PICKING:
             if self.picks[player] >= 0:
-                return "Wait for the other players to pick their cards."
-            return "Pick a card from your hand to play this pass (your choice stays secret until you play it)."
+                return msg("Wait for the other players to pick their cards.")
+            return msg("Pick a card from your hand to play this pass (your choice stays secret until you play it).")
         if player != self.cur:
-            return f"Wait for seat {self.cur + 1}."
+            return msg("Wait for seat {seat}.", seat=self.cur + 1)
         if ph == CHOOSING:
-            return "Choose a card from your hand to play now."
+            return msg("Choose a card from your hand to play now.")
         if ph == USING:
-            return (f"Play the {kind_text(self.card)}: place a diamond on a space it allows, "
-                    "or sail your ship by its wheel number.")
-        return f"You may play an extra card from the face-up display ({self.extras} to play), or decline."
+            return msg("Play the {card}: place a diamond on a space it allows, "
+                       "or sail your ship by its wheel number.", card=kind_word(self.card))
+        return msgn("You may play an extra card from the face-up display ({n} to play), or decline.",
+                    "You may play an extra card from the face-up display ({n} to play), or decline.", self.extras)
 
-    def why_illegal(self, player: int, action, lang: str = "en") -> str:
+    def action_text(self, player: int, action, lang: str = SOURCE) -> str:
+        t = action.type
+        if t == "pick":
+            text = msg("pick the {card}", card=kind_word(action.id - _PICK_ID0))
+        elif t == "place":
+            text = msg("place a diamond on {space}", space=SPACE_WORD[action.args["space"]])
+        elif t == "extra":
+            text = msg("play the {card} from the display as an extra card", card=kind_word(action.id - _EXTRA_ID0))
+        elif t == "sail":
+            text = msg("sail: move your ship by the card's wheel number")
+        else:
+            text = msg("decline the extra card")
+        return self.say(text, lang)
+
+    def why_illegal(self, player: int, action, lang: str = SOURCE) -> str:
+        return self.say(self._why_illegal(player, action, lang), lang)
+
+    def _why_illegal(self, player: int, action, lang: str) -> Message:
         ph = self.phase
         t = action.type
         if ph == PICKING:
             if self.picks[player] >= 0:
-                return "You have already picked your card for this pass; wait for the others."
+                return msg("You have already picked your card for this pass; wait for the others.")
             if t != "pick":
-                return "Everybody first picks a card from their hand; cards are played once all have picked."
-            return "You can only pick a card that is in your hand."
+                return msg("Everybody first picks a card from their hand; cards are played once all have picked.")
+            return msg("You can only pick a card that is in your hand.")
         if ph == CHOOSING:
             if t != "pick":
-                return "In the tactical draft you first choose which card of your hand to play."
-            return "You can only pick a card that is in your hand."
+                return msg("In the tactical draft you first choose which card of your hand to play.")
+            return msg("You can only pick a card that is in your hand.")
         if ph == EXTRA_CARD:
             if t == "extra":
-                return "Extra cards are taken from the face-up display, and that card is not there."
-            return "You have earned an extra card: take one from the face-up display or decline it."
+                return msg("Extra cards are taken from the face-up display, and that card is not there.")
+            return msg("You have earned an extra card: take one from the face-up display or decline it.")
         # USING
         if t != "place":
-            return f"Play the {kind_text(self.card)} first: place a diamond or sail."
+            return msg("Play the {card} first: place a diamond or sail.", card=kind_word(self.card))
         if not self.can_place(player):
             if self.personal[player] == 0 and self.aside[player] > 0:
-                return "Your set-aside diamonds can only be used for extra cards; use this card to sail."
-            return "You have no diamond left to place; use the card to sail."
+                return msg("Your set-aside diamonds can only be used for extra cards; use this card to sail.")
+            return msg("You have no diamond left to place; use the card to sail.")
         s = action.args["space"]
         k = self.card
         a = KAREA[k]
         if AREA[s] != a:
-            return (f"A {AREAS[a]} card places a diamond in the {AREAS[a]} area only, "
-                    f"not on {D.space_name[s]} (any card may instead be used to sail).")
+            return msg("A {area} card places a diamond in the {area} area only, "
+                       "not on {space} (any card may instead be used to sail).",
+                       area=AREA_WORD[AREAS[a]], space=SPACE_WORD[s])
         if self.owner[s] >= 0:
-            return f"{D.space_name[s]} already holds a diamond: each space holds one."
+            return msg("{space} already holds a diamond: each space holds one.", space=SPACE_WORD[s])
         if a == HOUSES:
-            return f"Houses are filled in order without skipping: the next free house is house {self.houses_next + 1}."
+            return msg("Houses are filled in order without skipping: the next free house is house {number}.",
+                       number=self.houses_next + 1)
         if a == WORKSHOPS or a == TRADE:
-            sym = D.symbols[a][KSYM[k]]
-            return f"This card places only on a space showing its symbol ({sym})."
+            return msg("This card places only on a space showing its symbol ({symbol}).",
+                       symbol=word(SYMBOL, D.symbols[a][KSYM[k]]))
         if a == NOBLES or a == COMMONERS:
-            return "Pyramids are built from the base up: both spaces beneath must hold diamonds first."
-        return super().why_illegal(player, action)
+            return msg("Pyramids are built from the base up: both spaces beneath must hold diamonds first.")
+        return msg("{action} is not allowed now: {prompt}", action=repr(self.action_text(player, action, lang)),
+                   prompt=self._prompt(player))
 
     # -- outcome --------------------------------------------------------------------------
     def scores(self) -> list[float]:
@@ -795,8 +851,9 @@ class MilleFioriState(State):
     def tiebreak(self, player: int) -> tuple:
         return (-self.diamonds_left(player),)
 
-    def tiebreak_explained(self, lang: str = "en") -> str:
-        return "Ties are broken by fewer diamonds left (personal supply and set-aside); still tied: shared."
+    def tiebreak_explained(self, lang: str = SOURCE) -> str:
+        return self.say(msg("Ties are broken by fewer diamonds left (personal supply and set-aside); "
+                            "still tied: shared."), lang)
 
     # -- information -------------------------------------------------------------------------
     def _known(self, viewer: int | None, q: int) -> bool:
@@ -822,6 +879,8 @@ class MilleFioriState(State):
             "draft": "tactical" if self.tactical else "simultaneous",
             "to_move": list(self.to_move()),
             "prompt": self.prompt(player) if player is not None else self._spectator_prompt(),
+            # the same sentence as a message, for a reader of another language
+            "prompt_message": self._prompt(player) if player is not None else self._spectator_prompt_message(),
             "player": player,
             "round": self.round + 1,
             "start_player": self.start,
@@ -854,11 +913,14 @@ class MilleFioriState(State):
         return out
 
     def _spectator_prompt(self) -> str:
+        return self.say(self._spectator_prompt_message())
+
+    def _spectator_prompt_message(self) -> Message:
         if self.phase == OVER:
-            return "The game is over."
+            return msg("The game is over.")
         if self.phase == PICKING:
-            return "The players are picking their cards."
-        return f"Seat {self.cur + 1} is playing."
+            return msg("The players are picking their cards.")
+        return msg("Seat {seat} is playing.", seat=self.cur + 1)
 
     def determinize(self, player: int | None, rng: Rng) -> "MilleFioriState":
         s = self.clone()

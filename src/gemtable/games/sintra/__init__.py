@@ -7,6 +7,7 @@ values for unknown printed numbers in data.toml (marked ``reconstructed``).
 from pathlib import Path
 
 from gemtable.core import Game, Option
+from gemtable.core.i18n import mark
 
 from .data import DATA
 from .features import LAYOUT as OBSERVATION_LAYOUT
@@ -24,20 +25,20 @@ from .words import explain
 
 GAME = Game(
     id=GAME_ID,
-    title="Azul: Stained Glass of Sintra",
+    title=mark("Azul: Stained Glass of Sintra"),
     player_counts=(2, 3, 4),
     state_class=SintraState,
     actions=ACTIONS,
     options=(
         Option("palace_side", "A", ("A", "B"),
-               "Palace side for every player: A scores ornaments, B scores finished windows × one colour.",
-               label="Palace board side (the same for everybody)",
-               choice_labels=("Side A: ornaments score", "Side B: windows score by colour")),
+               mark("Palace side for every player: A scores ornaments, B scores finished windows × one colour."),
+               label=mark("Palace board side (the same for everybody)"),
+               choice_labels=(mark("Side A: ornaments score"), mark("Side B: windows score by colour"))),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",
     owners="Michael Kiesling (design), Plan B Games (publisher); unofficial implementation",
-    summary="Draft coloured glass panes from factories onto pattern strips, moving your glazier "
-            "left to right, to glaze the palace windows over 6 rounds.",
+    summary=mark("Draft coloured glass panes from factories onto pattern strips, moving your glazier "
+                 "left to right, to glaze the palace windows over 6 rounds."),
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
     play_path=str(Path(__file__).with_name("PLAY.md")),

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from gemtable.core import Action, ActionSpace, Rng, State
+from gemtable.core.i18n import SOURCE, Message, msg, msgn, msgp
 
 from .data import DATA, JOKER, NUM_STRIPS, NUM_WINDOWS
 
@@ -77,8 +78,27 @@ for _a in ACTIONS:
 DECODE = tuple(_DECODE)
 
 
-def _plural(n: int, colour: int) -> str:
-    return f"{n} {COLOURS[colour]} pane" + ("" if n == 1 else "s")
+# A colour's word in two grammatical roles: describing panes ("2 yellow panes") and named on
+# its own ("no strip for yellow"); languages that decline adjectives need both.
+PANE_COLOUR = {
+    "white": msgp("pane colour", "white"), "yellow": msgp("pane colour", "yellow"),
+    "orange": msgp("pane colour", "orange"), "blue": msgp("pane colour", "blue"),
+    "pink": msgp("pane colour", "pink"),
+}
+COLOUR_NAME = {
+    "white": msgp("colour", "white"), "yellow": msgp("colour", "yellow"),
+    "orange": msgp("colour", "orange"), "blue": msgp("colour", "blue"),
+    "pink": msgp("colour", "pink"),
+}
+
+
+def _plural(n: int, colour: int) -> Message:
+    return msgn("{n} {colour} pane", "{n} {colour} panes", n, colour=PANE_COLOUR[COLOURS[colour]])
+
+
+def _seat(p: int) -> str:
+    """The seat placeholder a log line names a player by (filled by format_text)."""
+    return f"{{P{p}}}"
 
 
 class SintraState(State):
@@ -180,8 +200,9 @@ class SintraState(State):
                 log.append({
                     "type": "round",
                     "round": self.rnd + 1,
-                    "text": f"Round {self.rnd + 1} begins: the round colour is {COLOURS[self.rcol[self.rnd]]}; "
-                            f"{{P{self.holder}}} starts.",
+                    "text": msg("Round {round} begins: the round colour is {colour}; {player} starts.",
+                                round=self.rnd + 1, colour=COLOUR_NAME[COLOURS[self.rcol[self.rnd]]],
+                                player=_seat(self.holder)),
                 })
             if placed:
                 return
@@ -344,8 +365,9 @@ class SintraState(State):
                 t = 0
                 if log is not None:
                     log.append({"type": "broken_reset", "player": p,
-                                "text": f"{{P{p}}} reaches the bottom of the broken-glass track: "
-                                        f"{pen} points at once, marker back to the top."})
+                                "text": msg("{player} reaches the bottom of the broken-glass track: "
+                                            "{points} points at once, marker back to the top.",
+                                            player=_seat(p), points=pen)})
         self.trk[p] = t
 
     def _apply(self, player: int, action: Action, log: list | None) -> None:
@@ -371,8 +393,11 @@ class SintraState(State):
             if log is not None:
                 log.append({"type": "take", "player": p, "source": f"factory {f + 1}",
                             "colour": COLOURS[c], "count": n,
-                            "text": f"{{P{p}}} takes {_plural(n, c)} from factory {f + 1}"
-                                    + (f" ({moved} to the centre)" if moved else "") + "."})
+                            "text": (msg("{player} takes {panes} from factory {factory} ({moved} to the centre).",
+                                         player=_seat(p), panes=_plural(n, c), factory=f + 1, moved=moved)
+                                     if moved else
+                                     msg("{player} takes {panes} from factory {factory}.",
+                                         player=_seat(p), panes=_plural(n, c), factory=f + 1))})
             self._taken(p, c, n, log)
         elif t == K_TAKE_C:
             c = x1
@@ -381,13 +406,15 @@ class SintraState(State):
             self.left -= n
             if log is not None:
                 log.append({"type": "take", "player": p, "source": "centre", "colour": COLOURS[c],
-                            "count": n, "text": f"{{P{p}}} takes {_plural(n, c)} from the centre."})
+                            "count": n, "text": msg("{player} takes {panes} from the centre.",
+                                                        player=_seat(p), panes=_plural(n, c))})
             if self.mic:
                 self.mic = False
                 self.holder = p
                 if log is not None:
                     log.append({"type": "start_marker", "player": p,
-                                "text": f"{{P{p}}} takes the start player marker and breaks 1 space."})
+                                "text": msg("{player} takes the start player marker and breaks 1 space.",
+                                            player=_seat(p))})
                 self._break(p, 1, log)
             self._taken(p, c, n, log)
         elif t == K_KEEP:
@@ -397,7 +424,8 @@ class SintraState(State):
             self.glz[p] = lm
             if log is not None:
                 log.append({"type": "return", "player": p,
-                            "text": f"{{P{p}}} returns the glazier to strip {self.strip_name(p, lm)}."})
+                            "text": msg("{player} returns the glazier to strip {strip}.",
+                                        player=_seat(p), strip=self._strip_word(p, lm))})
             self._end_turn(log)
 
     def is_checkpoint(self, player: int, action: Action) -> bool:
@@ -435,8 +463,9 @@ class SintraState(State):
         self.tower[c] += n
         if log is not None:
             log.append({"type": "broken", "player": p, "count": n, "colour": COLOURS[c],
-                        "text": f"{{P{p}}} has no reachable strip for {COLOURS[c]}: "
-                                f"{_plural(n, c)} break."})
+                        "text": msgn("{player} has no reachable strip for {colour}: {panes} break.",
+                                     "{player} has no reachable strip for {colour}: {panes} break.", n,
+                                     player=_seat(p), colour=COLOUR_NAME[COLOURS[c]], panes=_plural(n, c))})
         self._break(p, n, log)
         self._end_turn(log)
 
@@ -463,13 +492,17 @@ class SintraState(State):
         if log is not None:
             log.append({"type": "place", "player": p, "position": i, "count": placed,
                         "colour": COLOURS[c],
-                        "text": f"{{P{p}}} places {_plural(placed, c)} on strip {self.strip_name(p, i)}"
-                                + (f" ({jok} on joker spaces)" if jok else "") + "."})
+                        "text": (msgn("{player} places {panes} on strip {strip} ({n} on joker spaces).",
+                                      "{player} places {panes} on strip {strip} ({n} on joker spaces).", jok,
+                                      player=_seat(p), panes=_plural(placed, c), strip=self._strip_word(p, i))
+                                 if jok else
+                                 msg("{player} places {panes} on strip {strip}.",
+                                     player=_seat(p), panes=_plural(placed, c), strip=self._strip_word(p, i)))})
         if broken:
             self.tower[c] += broken
             if log is not None:
                 log.append({"type": "broken", "player": p, "count": broken, "colour": COLOURS[c],
-                            "text": f"{{P{p}}} breaks {_plural(broken, c)}."})
+                            "text": msg("{player} breaks {panes}.", player=_seat(p), panes=_plural(broken, c))})
             self._break(p, broken, log)
         if self.empty[si]:
             self._end_turn(log)
@@ -481,8 +514,12 @@ class SintraState(State):
             self.score[p] += bonus
             if log is not None:
                 log.append({"type": "colour_bonus", "player": p, "points": bonus,
-                            "text": f"{{P{p}}} completes strip {self.strip_name(p, i)}: {bonus} "
-                                    f"{COLOURS[rc]} pane(s) of the round colour score {bonus}."})
+                            "text": msgn("{player} completes strip {strip}: {n} {colour} pane(s) of the round "
+                                         "colour score {n}.",
+                                         "{player} completes strip {strip}: {n} {colour} pane(s) of the round "
+                                         "colour score {n}.", bonus,
+                                         player=_seat(p), strip=self._strip_word(p, i),
+                                         colour=PANE_COLOUR[COLOURS[rc]])})
         self.ppos = i
         b = si * NC
         on = self.on
@@ -494,7 +531,7 @@ class SintraState(State):
 
     def _keep(self, p: int, c: int, log: list | None) -> None:
         i = self.ppos
-        name = self.strip_name(p, i) if log is not None else ""
+        name = self._strip_word(p, i) if log is not None else ""
         self.ppos = -1
         self.phase = CHOOSE
         si = p * NUM_STRIPS + i
@@ -515,13 +552,13 @@ class SintraState(State):
             self.code[si] = code
             self.need[k:k + 6] = NEED[code]
             self.empty[si] = 5
-            where = "upper"
+            where = 0
         else:
             win[wb + 1] = c
             self.code[si] = -1  # the window is finished: the strip goes back to the box
             self.need[k:k + 6] = (0, 0, 0, 0, 0, 0)
             self.empty[si] = 0
-            where = "lower"
+            where = 1
         pts = WINDOW_VALUES[i]
         base = p * NUM_WINDOWS * 2
         for w in range(i + 1, NUM_WINDOWS):
@@ -530,9 +567,14 @@ class SintraState(State):
         self.score[p] += pts
         if log is not None:
             log.append({"type": "window", "player": p, "position": i, "colour": COLOURS[c],
-                        "field": where, "points": pts,
-                        "text": f"{{P{p}}} keeps a {COLOURS[c]} pane for the {where} field of the window "
-                                f"under strip {name} and scores {pts}."})
+                        "field": ("upper", "lower")[where], "points": pts,
+                        "text": (msg("{player} keeps a {colour} pane for the upper field of the window "
+                                     "under strip {strip} and scores {points}.",
+                                     player=_seat(p), colour=PANE_COLOUR[COLOURS[c]], strip=name, points=pts)
+                                 if where == 0 else
+                                 msg("{player} keeps a {colour} pane for the lower field of the window "
+                                     "under strip {strip} and scores {points}.",
+                                     player=_seat(p), colour=PANE_COLOUR[COLOURS[c]], strip=name, points=pts))})
         self._end_turn(log)
 
     def _end_turn(self, log: list | None) -> None:
@@ -542,7 +584,7 @@ class SintraState(State):
             return
         if log is not None:
             log.append({"type": "round_end", "round": self.rnd + 1,
-                        "text": f"Round {self.rnd + 1} ends."})
+                        "text": msg("Round {round} ends.", round=self.rnd + 1)})
         if not self._end_round(log):
             self._start_round(log)
 
@@ -584,8 +626,9 @@ class SintraState(State):
             if log is not None:
                 log.append({"type": "final_scoring", "player": p, "leftover": left, "broken": tv,
                             "side_bonus": bonus,
-                            "text": f"{{P{p}}}: +{left} for panes left on strips, {tv} broken glass, "
-                                    f"+{bonus} palace side {SIDE_NAMES[self.side]}."})
+                            "text": msg("{player}: +{leftover} for panes left on strips, {broken} broken glass, "
+                                        "+{bonus} palace side {side}.", player=_seat(p), leftover=left,
+                                        broken=tv, bonus=bonus, side=SIDE_NAMES[self.side])})
         self.final = final
 
     def scores(self) -> list[float]:
@@ -594,104 +637,137 @@ class SintraState(State):
     def tiebreak(self, player: int) -> tuple:
         return (-self.lost[player],)
 
-    def tiebreak_explained(self, lang: str = "en") -> str:
-        return ("Tied players: the one who lost fewer points to broken glass wins; "
-                "still tied, they share the victory.")
+    def tiebreak_explained(self, lang: str = SOURCE) -> str:
+        return self.say(msg("Tied players: the one who lost fewer points to broken glass wins; "
+                            "still tied, they share the victory."), lang)
 
     # ------------------------------------------------------------------ explanations
-    def prompt(self, player: int, lang: str = "en") -> str:
+    def prompt(self, player: int, lang: str = SOURCE) -> str:
+        return self.say(self._prompt(player), lang)
+
+    def _prompt(self, player: int) -> Message:
         if self.phase == OVER:
-            return "The game is over."
+            return msg("The game is over.")
         if player != self.cur:
-            return f"Wait: seat {self.cur + 1} is to move."
+            return msg("Wait: seat {seat} is to move.", seat=self.cur + 1)
         if self.phase == CHOOSE:
             if self._can_return(player):
-                return ("Take all panes of one colour from a factory or the centre, "
-                        "or return your glazier to your leftmost strip.")
-            return "Take all panes of one colour from a factory or the centre."
+                return msg("Take all panes of one colour from a factory or the centre, "
+                           "or return your glazier to your leftmost strip.")
+            return msg("Take all panes of one colour from a factory or the centre.")
         if self.phase == PLACE:
-            return (f"Place your {_plural(self.pn, self.pcol)} on the strip under your glazier "
-                    f"or one to its right.")
-        return (f"Strip {self.strip_name(player, self.ppos)} is complete: "
-                f"choose the pane to keep for the window under it.")
+            return msg("Place your {panes} on the strip under your glazier or one to its right.",
+                       panes=_plural(self.pn, self.pcol))
+        return msg("Strip {strip} is complete: choose the pane to keep for the window under it.",
+                   strip=self._strip_word(player, self.ppos))
 
     def strip_name(self, p: int, i: int) -> str:
         """The name the board prints under the strip at position ``i``: its number and side (``1B``)."""
+        return self.say(self._strip_word(p, i))
+
+    def _strip_word(self, p: int, i: int) -> Message | str:
+        """``strip_name`` as a message: the printed name, or where a glazed strip stood."""
         code = self.code[p * NUM_STRIPS + i]
         if code < 0:
-            return f"at position {i + 1} (glazed)"
+            return msg("at position {position} (glazed)", position=i + 1)
         return f"{code // 2 + 1}{SIDE_NAMES[code % 2]}"
 
-    def _break_warning(self, player: int, c: int) -> str:
+    def _break_warning(self, player: int, c: int, lang: str) -> str:
         """The warning for a take none of whose panes can go on a strip (all of them break)."""
         if self._can_place(player, c):
             return ""
-        return (f" \u2014 warning: all of them break (no strip under or right of your glazier "
-                f"has an empty {COLOURS[c]} or joker space)")
+        return " " + self.say(msg("\u2014 warning: all of them break (no strip under or right of your glazier "
+                                  "has an empty {colour} or joker space)",
+                                  colour=COLOUR_NAME[COLOURS[c]]), lang)
 
-    def action_text(self, player: int, action: Action, lang: str = "en") -> str:
+    def action_text(self, player: int, action: Action, lang: str = SOURCE) -> str:
         """A legal action described with what it does now (counts, fitting panes)."""
         t = action.type
         if t == "take_factory":
             f = action.args["factory"]
             c = COLOUR_INDEX[action.args["colour"]]
             rest = sum(self.fac[f * NC:f * NC + NC]) - self.fac[f * NC + c]
-            return (f"take {_plural(self.fac[f * NC + c], c)} from factory {f + 1}"
-                    + (f" ({rest} to the centre)" if rest else "") + self._break_warning(player, c))
+            panes = _plural(self.fac[f * NC + c], c)
+            text = (msg("take {panes} from factory {factory} ({rest} to the centre)",
+                        panes=panes, factory=f + 1, rest=rest) if rest else
+                    msg("take {panes} from factory {factory}", panes=panes, factory=f + 1))
+            return self.say(text, lang) + self._break_warning(player, c, lang)
         if t == "take_centre":
             c = COLOUR_INDEX[action.args["colour"]]
-            extra = " + start marker (breaks 1)" if self.mic else ""
-            return f"take {_plural(self.centre[c], c)} from the centre{extra}" + self._break_warning(player, c)
+            panes = _plural(self.centre[c], c)
+            text = (msg("take {panes} from the centre + start marker (breaks 1)", panes=panes) if self.mic else
+                    msg("take {panes} from the centre", panes=panes))
+            return self.say(text, lang) + self._break_warning(player, c, lang)
         if t == "place" and self.phase == PLACE:
             i = action.args["position"]
             k = (player * NUM_STRIPS + i) * 6
             fit = min(self.pn, self.need[k + self.pcol] + self.need[k + 5])
             broken = self.pn - fit
             done = fit == self.empty[player * NUM_STRIPS + i]
-            return (f"place on strip {self.strip_name(player, i)}: {fit} fit" + (f", {broken} break" if broken else "")
-                    + (", completes it" if done else ""))
-        return action.text
+            out = self.say(msgn("place on strip {strip}: {n} fit", "place on strip {strip}: {n} fit", fit,
+                                strip=self._strip_word(player, i)), lang)
+            if broken:
+                out += self.say(msgn(", {n} break", ", {n} break", broken), lang)
+            if done:
+                out += self.say(msg(", completes it"), lang)
+            return out
+        if t == "place":
+            return self.say(msg("place on strip {position}", position=action.args["position"] + 1), lang)
+        if t == "keep":
+            return self.say(msg("keep the {colour} pane for the window",
+                                colour=PANE_COLOUR[action.args["colour"]]), lang)
+        return self.say(msg("return the glazier to the leftmost strip"), lang)
 
-    def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
+    def why_illegal(self, player: int, action: Action, lang: str = SOURCE) -> str:
+        return self.say(self._why_illegal(player, action), lang)
+
+    def _why_illegal(self, player: int, action: Action) -> Message:
         t = action.type
         p = player
         if self.phase == CHOOSE:
             if t == "take_factory":
                 f = action.args["factory"]
                 if f >= self.nf:
-                    return f"There is no factory {f + 1}: {self.nf} factories are used with {self.num_players} players."
-                return (f"Factory {f + 1} holds no {action.args['colour']} panes: "
-                        f"take all panes of a colour that lies there.")
+                    return msg("There is no factory {factory}: {factories} factories are used with {players} players.",
+                               factory=f + 1, factories=self.nf, players=self.num_players)
+                return msg("Factory {factory} holds no {colour} panes: take all panes of a colour that lies there.",
+                           factory=f + 1, colour=COLOUR_NAME[action.args["colour"]])
             if t == "take_centre":
-                return f"The centre holds no {action.args['colour']} panes: take a colour that lies there."
+                return msg("The centre holds no {colour} panes: take a colour that lies there.",
+                           colour=COLOUR_NAME[action.args["colour"]])
             if t == "return_glazier":
                 lm = self._leftmost(p)
                 if lm < 0:
-                    return "You have no strips left: the glazier cannot return (you must take panes)."
+                    return msg("You have no strips left: the glazier cannot return (you must take panes).")
                 if lm == self.glz[p]:
-                    return ("Your glazier already stands over your leftmost strip: "
-                            "you must take panes instead.")
-                return ("No strip lies left of your glazier: the return only moves it back to the "
-                        "left, so it cannot be used to pass; you must take panes instead.")
-            return ("First take all panes of one colour from a factory or the centre"
-                    + (" (or return your glazier)" if self._can_return(p) else "")
-                    + "; placing and keeping come after.")
+                    return msg("Your glazier already stands over your leftmost strip: "
+                               "you must take panes instead.")
+                return msg("No strip lies left of your glazier: the return only moves it back to the "
+                           "left, so it cannot be used to pass; you must take panes instead.")
+            if self._can_return(p):
+                return msg("First take all panes of one colour from a factory or the centre "
+                           "(or return your glazier); placing and keeping come after.")
+            return msg("First take all panes of one colour from a factory or the centre; "
+                       "placing and keeping come after.")
         if self.phase == PLACE:
             if t == "place":
                 i = action.args["position"]
                 if i < self.glz[p]:
-                    return (f"Strip {self.strip_name(p, i)} is left of your glazier: panes go on the strip under "
-                            f"the glazier or one to its right.")
+                    return msg("Strip {strip} is left of your glazier: panes go on the strip under "
+                               "the glazier or one to its right.", strip=self._strip_word(p, i))
                 if self.code[p * NUM_STRIPS + i] < 0:
-                    return f"There is no strip at position {i + 1} any more: its window is finished."
-                return (f"Strip {self.strip_name(p, i)} has no empty {COLOURS[self.pcol]} or joker space: while a "
-                        f"reachable strip has a fitting empty space you must place on such a strip.")
-            return (f"You have taken {_plural(self.pn, self.pcol)}: now choose the strip to place "
-                    f"them on.")
+                    return msg("There is no strip at position {position} any more: its window is finished.",
+                               position=i + 1)
+                return msg("Strip {strip} has no empty {colour} or joker space: while a "
+                           "reachable strip has a fitting empty space you must place on such a strip.",
+                           strip=self._strip_word(p, i), colour=COLOUR_NAME[COLOURS[self.pcol]])
+            return msg("You have taken {panes}: now choose the strip to place them on.",
+                       panes=_plural(self.pn, self.pcol))
         if t == "keep":
-            return (f"There is no {action.args['colour']} pane on the completed strip "
-                    f"{self.strip_name(p, self.ppos)}: keep one of its panes.")
-        return f"Strip {self.strip_name(p, self.ppos)} is complete: first choose the pane to keep for its window."
+            return msg("There is no {colour} pane on the completed strip {strip}: keep one of its panes.",
+                       colour=PANE_COLOUR[action.args["colour"]], strip=self._strip_word(p, self.ppos))
+        return msg("Strip {strip} is complete: first choose the pane to keep for its window.",
+                   strip=self._strip_word(p, self.ppos))
 
     # ------------------------------------------------------------------ information
     def _strip_view(self, p: int, i: int) -> dict[str, Any] | None:

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+
+from gemtable.core.i18n import CORE_DOMAIN, SOURCE, Message, msg, msgp, render
+
+from .rules import COLOUR_NAME
+
+DOMAINS = (Path(__file__).resolve().parent / "locale", CORE_DOMAIN)
+
+
+def tr(message: Message, lang: str) -> str:
+    return render(message, lang, DOMAINS)
 
 STYLE = {
     "white": "bold white",
@@ -26,9 +37,9 @@ def _pane(colour: str | None, text: str | None = None) -> Text:
     return Text(text or LETTER.get(colour, colour[:1].upper()), style=STYLE.get(colour, ""))
 
 
-def _counts(counts: dict[str, int]) -> Text:
+def _counts(counts: dict[str, int], lang: str = SOURCE) -> Text:
     if not counts:
-        return Text("empty", style="dim")
+        return Text(tr(msg("empty"), lang), style="dim")
     out = Text()
     for colour, n in counts.items():
         out.append_text(_pane(colour, LETTER.get(colour, "?") * n))
@@ -36,7 +47,7 @@ def _counts(counts: dict[str, int]) -> Text:
     return out
 
 
-def _palace(view: dict[str, Any], p: int, viewer: int | None) -> Panel:
+def _palace(view: dict[str, Any], p: int, viewer: int | None, lang: str = SOURCE) -> Panel:
     me = view["players"][p]
     table = Table.grid(padding=(0, 1))
     for _ in range(8):
@@ -47,7 +58,7 @@ def _palace(view: dict[str, Any], p: int, viewer: int | None) -> Panel:
     labels = []
     for strip in me["strips"]:
         if strip is None:
-            labels.append(Text("(gone)", style="dim"))
+            labels.append(Text(tr(msg("(gone)"), lang), style="dim"))
             for r in range(5):
                 rows[r].append(Text(" "))
             continue
@@ -66,46 +77,58 @@ def _palace(view: dict[str, Any], p: int, viewer: int | None) -> Panel:
     table.add_row(*[Text(f"{w['value']}", style="cyan") for w in me["windows"]])
     bg = me["broken_glass"]
     names = view.get("names")
-    name = names[p] if names and p < len(names) else f"seat {p + 1}" + (" (you)" if viewer == p else "")
-    title = f"{name}   (▼G = glazier)"
-    info = (f"score {me['score']}  ·  broken glass {bg['value']} (space {bg['space'] + 1})  ·  "
-            f"panes on strips {me['panes_on_strips']}" + ("  ·  start marker" if me["start_marker"] else ""))
+    if names and p < len(names):
+        name = names[p]
+    else:
+        name = tr(msg("seat {number} (you)", number=p + 1) if viewer == p else msg("seat {number}", number=p + 1),
+                 lang)
+    title = f"{name}   " + tr(msg("(▼G = glazier)"), lang)
+    info = tr(msg("score {score}  ·  broken glass {value} (space {space})  ·  panes on strips {panes}",
+                 score=me["score"], value=bg["value"], space=bg["space"] + 1, panes=me["panes_on_strips"]), lang)
+    if me["start_marker"]:
+        info += "  ·  " + tr(msg("start marker"), lang)
     if me.get("final"):
         f = me["final"]
-        info += f"  ·  final: +{f['leftover']} leftover, {f['broken_glass']} broken, +{f['side_bonus']} side"
+        info += "  ·  " + tr(msg("final: +{leftover} leftover, {broken} broken, +{side} side",
+                                leftover=f["leftover"], broken=f["broken_glass"], side=f["side_bonus"]), lang)
     to_move = p in view["to_move"]
     return Panel(Group(Text(info), table), title=title,
                  border_style="green" if to_move else "white")
 
 
-def render_text(view: dict[str, Any], player: int | None = None) -> Group:
-    """A Rich renderable drawing the table as ``player`` sees it."""
+def render_text(view: dict[str, Any], player: int | None = None, lang: str = SOURCE) -> Group:
+    """A Rich renderable drawing the table as ``player`` sees it, its words in ``lang``."""
     head = Text()
     if view["phase"] == "over":
-        head.append("Game over", style="bold")
+        head.append(tr(msg("Game over"), lang), style="bold")
     else:
-        head.append(f"Round {view['round']}/{view['rounds']}  ", style="bold")
-        head.append("round colour ")
-        head.append_text(_pane(view["round_colour"], view["round_colour"]))
-    head.append(f"   palace side {view['palace_side']}   indicator ")
-    head.append_text(_counts({}) if not view["round_indicator"] else Text(" ").join(
+        head.append(tr(msg("Round {round}/{rounds}", round=view["round"], rounds=view["rounds"]), lang) + "  ",
+                    style="bold")
+        head.append(tr(msg("round colour"), lang) + " ")
+        rc = view["round_colour"]
+        head.append_text(_pane(rc, tr(COLOUR_NAME[rc], lang) if rc in COLOUR_NAME else rc))
+    head.append("   " + tr(msg("palace side {side}", side=view["palace_side"]), lang) + "   "
+                + tr(msg("indicator"), lang) + " ")
+    head.append_text(_counts({}, lang) if not view["round_indicator"] else Text(" ").join(
         _pane(c) for c in view["round_indicator"]))
     fac = Table.grid(padding=(0, 2))
     fac.add_column(style="dim")
     fac.add_column()
     for i, f in enumerate(view["factories"]):
-        fac.add_row(f"factory {i + 1}", _counts(f))
-    centre = _counts(view["centre"])
+        fac.add_row(tr(msg("factory {number}", number=i + 1), lang), _counts(f, lang))
+    centre = _counts(view["centre"], lang)
     if view["start_marker_in_centre"]:
-        centre.append(" [start marker]", style="bold green")
-    fac.add_row("centre", centre)
-    fac.add_row("bag", _counts(view["bag"]))
-    fac.add_row("tower", _counts(view["tower"]))
+        centre.append(" [" + tr(msg("start marker"), lang) + "]", style="bold green")
+    fac.add_row(tr(msgp("table area", "centre"), lang), centre)
+    fac.add_row(tr(msg("bag"), lang), _counts(view["bag"], lang))
+    fac.add_row(tr(msg("tower"), lang), _counts(view["tower"], lang))
     parts: list[Any] = [head, fac]
     if view.get("pending"):
         pend = view["pending"]
         if "colour" in pend:
-            parts.append(Text(f"in hand: {pend['count']} {pend['colour']}", style=STYLE[pend["colour"]]))
+            parts.append(Text(tr(msg("in hand: {count} {colour}", count=pend["count"],
+                                    colour=COLOUR_NAME.get(pend["colour"], pend["colour"])), lang),
+                              style=STYLE[pend["colour"]]))
     for p in range(len(view["players"])):
-        parts.append(_palace(view, p, player))
+        parts.append(_palace(view, p, player, lang))
     return Group(*parts)

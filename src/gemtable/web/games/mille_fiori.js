@@ -9,6 +9,26 @@
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable } from "../svg.js";
 import { boardDialog } from "../dialog.js";
+import { t, tn, tp } from "../i18n.js";
+
+// The printed words in the reader's language: a symbol (material, citizen, good) and an
+// area by their English names in the view.
+function symbolName(sym) {
+  const names = {
+    quartz: tp("symbol", "quartz"), ash: tp("symbol", "ash"), lime: tp("symbol", "lime"), pigments: tp("symbol", "pigments"),
+    key: tp("symbol", "key"), coin: tp("symbol", "coin"), lion: tp("symbol", "lion"), cross: tp("symbol", "cross"),
+    shell: tp("symbol", "shell"), fish: tp("symbol", "fish"), crab: tp("symbol", "crab"), glassware: tp("symbol", "glassware"),
+    carafe: tp("symbol", "carafe"), jewelry: tp("symbol", "jewelry"), swan: tp("symbol", "swan"), ship: tp("symbol", "ship"),
+  };
+  return names[sym] || sym;
+}
+function areaName(area) {
+  const names = {
+    workshops: tp("area", "workshops"), houses: tp("area", "houses"), nobles: tp("area", "nobles"),
+    commoners: tp("area", "commoners"), trade: tp("area", "trade"), harbor: tp("area", "harbor"),
+  };
+  return names[area] || area;
+}
 
 const SEAT_COLOURS = ["red", "blue", "green", "yellow"];
 const AREA_COLOUR = {
@@ -213,7 +233,7 @@ function bonusRow(x, y, values, owners, ctx, label = true) {
   const g = s("g", { class: "mf-bonus" });
   let bx = x;
   if (label) {
-    g.appendChild(s("text", { x: bx, y: y + 15, "font-size": 10.5, fill: MUTED, "font-style": "italic", text: "bonus" }));
+    g.appendChild(s("text", { x: bx, y: y + 15, "font-size": 10.5, fill: MUTED, "font-style": "italic", text: t("bonus") }));
     bx += Math.max(34, size(10.5) * 0.58 * 5 + 4); // room for the word at the size it is read at
   }
   values.forEach((val, k) => {
@@ -255,17 +275,18 @@ function cardFace(x, y, w, hgt, code, L, ctx, opts = {}) {
   const band = Math.max(14, hgt * 0.19);
   g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: 7, fill: "#fbf7ee", stroke: "#6d6252", "stroke-width": 1.3 }));
   g.appendChild(s("path", { d: `M${x + 7} ${y} H${x + w - 7} Q${x + w} ${y} ${x + w} ${y + 7} V${y + band} H${x} V${y + 7} Q${x} ${y} ${x + 7} ${y} Z`, fill: AREA_COLOUR[area] || "#888" }));
-  if (w >= 80) g.appendChild(s("text", { x: x + 6, y: y + band - 6, "font-size": 9, "font-weight": 700, fill: "#fff", text: area }));
+  if (w >= 80) g.appendChild(s("text", { x: x + 6, y: y + band - 6, "font-size": 9, "font-weight": 700, fill: "#fff", text: areaName(area) }));
   const wr = Math.min(9.5, w * 0.13);
   g.appendChild(wheel(x + w - wr - 5, y + band, wr, wh));
   const ir = Math.min(w * 0.27, hgt * 0.22);
   g.appendChild(s("circle", { cx: x + w / 2, cy: y + band + (hgt - band) * 0.45, r: ir + 4, fill: SPACE_TINT[sym] || "#f1ead9" }));
   g.appendChild(icon(sym, x + w / 2, y + band + (hgt - band) * 0.45, ir));
-  const fs = w >= 80 ? 12 : sym.length > 7 ? 9.5 : 10.5;
-  const name = s("text", { x: x + w / 2, y: y + hgt - 7, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: INK, text: sym });
-  // on a phone a long name read at the readable size (about 0.66 em a bold character)
+  const word = symbolName(sym);
+  const fs = w >= 80 ? 12 : word.length > 7 ? 9.5 : 10.5;
+  const name = s("text", { x: x + w / 2, y: y + hgt - 7, "text-anchor": "middle", "font-size": fs, "font-weight": 700, fill: INK, text: word });
+  // a long name (about 0.66 em a bold character; on a phone read at the readable size)
   // can be wider than the card: it is drawn narrowed to the card's inner width
-  if (fmin && sym.length * size(fs) * 0.66 > w - 6) {
+  if (word.length * size(fs) * 0.66 > w - 6) {
     name.setAttribute("textLength", w - 6);
     name.setAttribute("lengthAdjust", "spacingAndGlyphs");
   }
@@ -301,8 +322,8 @@ function drawSea(svg, x0, y0, v, L, ctx, W = 1000) {
   const cw = (W - 10 - x0) / per;
   g.appendChild(s("rect", { x: 10, y: y0 - 4, width: W - 20, height: 64 + (rows - 1) * 62, rx: 10, fill: "#2b5f86", stroke: "#173a55", "stroke-width": 1.5 }));
   g.appendChild(s("path", { d: `M16 ${y0 + 48} q5 -5 10 0 t10 0 t10 0 t10 0 t10 0`, fill: "none", stroke: "#9cc7e6", "stroke-width": 1.4 }));
-  g.appendChild(s("text", { x: 16, y: y0 + 18, "font-size": 13.5, "font-weight": 700, fill: "#fff", text: "Sea" }));
-  g.appendChild(s("text", { x: 16, y: y0 + 34, "font-size": 9.5, fill: "#cfe4f3", text: "track" }));
+  g.appendChild(s("text", { x: 16, y: y0 + 18, "font-size": 13.5, "font-weight": 700, fill: "#fff", text: t("Sea") }));
+  g.appendChild(s("text", { x: 16, y: y0 + 34, "font-size": 9.5, fill: "#cfe4f3", text: t("track") }));
   const extra = new Set(sea.extra_card_positions);
   const ships = v.ships || [];
   const seaTop = y0;
@@ -311,7 +332,7 @@ function drawSea(svg, x0, y0, v, L, ctx, W = 1000) {
     y0 = seaTop + Math.floor(i / per) * 62;
     const cell = s("g", { class: "mf-sea-space", "data-pos": i });
     cell.appendChild(s("rect", { x: x + 1.5, y: y0, width: cw - 3, height: 56, rx: 6, fill: i === 0 ? "#e6dfcf" : "#d9ebf6", stroke: "#173a55", "stroke-width": 1 }));
-    cell.appendChild(s("text", { x: x + 5, y: y0 + 11, "font-size": 9, fill: "#4a6070", text: i === 0 ? "start" : i }));
+    cell.appendChild(s("text", { x: x + 5, y: y0 + 11, "font-size": 9, fill: "#4a6070", text: i === 0 ? t("start") : i }));
     if (extra.has(i)) cell.appendChild(s("path", { d: starPath(x + cw - 10, y0 + 10, 7), fill: "#f2c230", stroke: "#8a6a0c", "stroke-width": 0.9 }));
     if (i > 0 && sea.points[i] > 0) {
       cell.appendChild(s("text", { x: x + cw / 2, y: y0 + 28, "text-anchor": "middle", "font-size": sea.points[i] >= 10 ? 14 : 13, "font-weight": 800, fill: sea.points[i] >= 5 ? "#8a3a10" : "#1d3c55", text: `+${sea.points[i]}` }));
@@ -329,11 +350,11 @@ function drawSea(svg, x0, y0, v, L, ctx, W = 1000) {
 }
 
 function drawWorkshops(svg, x, y, w, hgt, v, L, ctx) {
-  const g = panel(x, y, w, hgt, "Workshops", "workshops");
+  const g = panel(x, y, w, hgt, t("Workshops"), "workshops");
   const ws = L.byArea.workshops;
   const doubled = L.lay.workshops.doubled;
   g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.workshops, v.bonus_spaces.workshops, ctx, false));
-  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: "all 4 materials:" }));
+  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: t("all 4 materials:") }));
   const hw = 48, R = hw / Math.sqrt(3);
   const x0 = x + 12 + hw / 2, y0 = y + 30 + R;
   const centre = (sp) => [x0 + sp.col * (hw / 2), y0 + sp.row * 1.5 * R];
@@ -358,7 +379,12 @@ function drawWorkshops(svg, x, y, w, hgt, v, L, ctx) {
       // the material's name under its icon; on a phone, where the name read at 10 px is
       // wider than a space, the legend at the panel's foot names the icons and the ×2
       // takes the name's place
-      if (!fmin) sg.appendChild(s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: sp.symbol }));
+      if (!fmin) {
+        const label = symbolName(sp.symbol);
+        const ws = s("text", { x: cx, y: cy + 15, "text-anchor": "middle", "font-size": 8.5, fill: "#4a3d2a", text: label });
+        if (label.length * 8.5 * 0.58 > hw - 6) { ws.setAttribute("textLength", hw - 6); ws.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+        sg.appendChild(ws);
+      }
       if (sp.symbol === doubled) sg.appendChild(s("text", { x: cx, y: fmin ? cy + 8 + size(8.5) * 0.8 : cy - 15.5, "text-anchor": "middle", "font-size": 8.5, "font-weight": 800, fill: "#8a1d4a", text: "×2" }));
     }
     g.appendChild(placeable(sg, sp.id, ctx, s("path", { class: "hl", d: hex(cx, cy, R - 2.5) })));
@@ -370,17 +396,18 @@ function drawWorkshops(svg, x, y, w, hgt, v, L, ctx) {
     let lx = x + 12;
     for (const name of names) {
       g.appendChild(icon(name, lx + 7, ly - f * 0.35, 7));
-      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#4a3d2a", text: name }));
-      lx += 16 + name.length * f * 0.58 + 10;
+      const label = symbolName(name);
+      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#4a3d2a", text: label }));
+      lx += 16 + label.length * f * 0.58 + 10;
     }
   }
   // gold stars where three spaces meet: filling the last of the three earns an extra card
   const byId = {};
   for (const sp of ws) byId[sp.id] = sp;
-  for (const t of L.lay.workshops.stars) {
-    const pts = t.map((id) => centre(byId[id]));
+  for (const triple of L.lay.workshops.stars) {
+    const pts = triple.map((id) => centre(byId[id]));
     const cx = pts.reduce((a, p) => a + p[0], 0) / 3, cy = pts.reduce((a, p) => a + p[1], 0) / 3;
-    const done = t.every((id) => L.owner(id) >= 0);
+    const done = triple.every((id) => L.owner(id) >= 0);
     g.appendChild(s("path", { class: "mf-star", d: starPath(cx, cy, 7.5), fill: "#f2c230", stroke: "#7a5a08", "stroke-width": 1, opacity: done ? 0.35 : 1 }));
   }
   svg.appendChild(g);
@@ -392,10 +419,10 @@ function houseShape(x, y, w, hgt) {
 }
 
 function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
-  const g = panel(x, y, w, hgt, "Houses", "houses", "filled in order");
+  const g = panel(x, y, w, hgt, t("Houses"), "houses", t("filled in order"));
   g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.houses, v.bonus_spaces.houses, ctx, false));
   const info = L.lay.houses;
-  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: `${info.bonus_at_distinct_values} values:` }));
+  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: t("{count} values:", { count: info.bonus_at_distinct_values }) }));
   const hs = L.byArea.houses;
   const per = Math.ceil(hs.length / 2);
   const step = (w - 24) / per, hwid = step - 8, hh = 54;
@@ -428,8 +455,8 @@ function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
   // arrows at the start and the turn
   const [ax, ay] = pos(0);
   g.appendChild(s("path", { d: `M${ax - 9} ${ay + hh * 0.62 - 4} l6 4 l-6 4`, fill: "none", stroke: "#4d6a1a", "stroke-width": 2 }));
-  const extra = info.extra_card_at_distinct_values.join(" and ");
-  for (const t of footNote(x + 12, y + hgt - 9, w - 24, 10.5, `Score the value plus your unbroken run before it · ${extra} different values: extra card`)) g.appendChild(t);
+  const extra = info.extra_card_at_distinct_values.join(" " + t("and") + " ");
+  for (const line of footNote(x + 12, y + hgt - 9, w - 24, 10.5, t("Score the value plus your unbroken run before it · {counts} different values: extra card", { counts: extra }))) g.appendChild(line);
   svg.appendChild(g);
 }
 
@@ -438,7 +465,7 @@ function drawHouses(svg, x, y, w, hgt, v, L, ctx) {
 // pyramid moves down by `noteH` (the caller grows the panel by as much)
 function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx, noteH = 0) {
   const pts = L.lay.pyramids.level_points;
-  const note = `pts ${pts.join("·")}, ×2 on match`;
+  const note = t("pts {points}, ×2 on match", { points: pts.join("·") });
   const g = panel(x, y, w, hgt, title, area, noteH ? "" : note, true);
   if (noteH) g.appendChild(s("text", { x: x + 10, y: y + 24 + noteH - 2, "font-size": 10, fill: MUTED, text: note }));
   const sp = L.byArea[area];
@@ -471,11 +498,13 @@ function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx, noteH = 0) {
   // the area's symbols and level points
   const syms = L.lay.symbols[area];
   const ly = top + 2 * dy + chh + 16;
+  // one symbol after another, spaced for the longest name (names are longer in some languages)
+  const symStep = Math.max(58, 22 + Math.max(...syms.map((sym) => symbolName(sym).length)) * 10.5 * 0.56);
   syms.forEach((sym, k) => {
-    g.appendChild(icon(sym, x + 18 + k * 58, ly - 4, 7));
-    g.appendChild(s("text", { x: x + 28 + k * 58, y: ly, "font-size": 10.5, fill: INK, text: sym }));
+    g.appendChild(icon(sym, x + 18 + k * symStep, ly - 4, 7));
+    g.appendChild(s("text", { x: x + 28 + k * symStep, y: ly, "font-size": 10.5, fill: INK, text: symbolName(sym) }));
   });
-  g.appendChild(s("text", { x: x + w - 8, y: ly, "text-anchor": "end", "font-size": 9.5, fill: MUTED, text: "all 3:" }));
+  g.appendChild(s("text", { x: x + w - 8, y: ly, "text-anchor": "end", "font-size": 9.5, fill: MUTED, text: t("all 3:") }));
   g.appendChild(bonusRow(x + 8, ly + 8, L.lay.bonus[area], v.bonus_spaces[area], ctx, true));
   svg.appendChild(g);
 }
@@ -484,9 +513,9 @@ function drawPyramid(svg, x, y, w, hgt, area, title, v, L, ctx, noteH = 0) {
 // column heads show the icon and the value only, and a legend above the foot note
 // names the icons (the caller grows the panel by a line)
 function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
-  const g = panel(x, y, w, hgt, "Trade & Harbor", "trade");
+  const g = panel(x, y, w, hgt, t("Trade & Harbor"), "trade");
   g.appendChild(bonusRow(x + w - 186, y + 1.5, L.lay.bonus.trade, v.bonus_spaces.trade, ctx, false));
-  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: "all 4 goods:" }));
+  g.appendChild(s("text", { x: x + w - 192, y: y + 17, "text-anchor": "end", "font-size": 10.5, fill: "#fffbe9", text: t("all 4 goods:") }));
   const goods = L.lay.symbols.trade;
   const tr = L.byArea.trade, hb = L.byArea.harbor;
   const nRows = Math.max(...tr.map((e) => e.row)) + 1;
@@ -501,7 +530,12 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
     g.appendChild(icon(good, cx + 14, hy + 13, 9.5));
     g.appendChild(s("circle", { cx: cx + 39, cy: hy + 13, r: 9, fill: value ? "#b8692c" : "#fffaf0", stroke: "#7a3f12", "stroke-width": 1 }));
     g.appendChild(s("text", { x: cx + 39, y: hy + 17.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: value ? "#fff" : "#7a3f12", text: value }));
-    if (!fmin) g.appendChild(s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: good }));
+    if (!fmin) {
+      const label = symbolName(good);
+      const gt = s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: label });
+      if (label.length * 9 * 0.58 > cellW - 4) { gt.setAttribute("textLength", cellW - 4); gt.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
+      g.appendChild(gt);
+    }
   });
   tr.forEach((e) => {
     const cx = gx + e.col * colW, cy = ry0 + e.row * rowH, o = L.owner(e.id);
@@ -517,10 +551,10 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   const fx = gx + 4 * colW + 18, shipW = 38;
   const per = Math.max(...hb.map((e) => e.col)) + 1;
   const px = fx + per * shipW + 10;
-  g.appendChild(s("text", { x: fx, y: hy + 14, "font-size": 10.5, "font-weight": 700, fill: AREA_COLOUR.harbor, text: `Harbor: ${nRows} fleets` }));
-  g.appendChild(s("text", { x: fx, y: hy + 29, "font-size": 9.5, fill: MUTED, text: "full fleet departs" }));
-  g.appendChild(s("text", { x: px + 4, y: hy + 14, "font-size": 9.5, fill: MUTED, text: "pts per ship" }));
-  g.appendChild(s("text", { x: px + 4, y: hy + 29, "font-size": 9.5, fill: MUTED, text: "(goods in row)" }));
+  g.appendChild(s("text", { x: fx, y: hy + 14, "font-size": 10.5, "font-weight": 700, fill: AREA_COLOUR.harbor, text: tn("Harbor: {n} fleet", "Harbor: {n} fleets", nRows) }));
+  g.appendChild(s("text", { x: fx, y: hy + 29, "font-size": 9.5, fill: MUTED, text: t("full fleet departs") }));
+  g.appendChild(s("text", { x: px + 4, y: hy + 14, "font-size": 9.5, fill: MUTED, text: t("pts per ship") }));
+  g.appendChild(s("text", { x: px + 4, y: hy + 29, "font-size": 9.5, fill: MUTED, text: t("(goods in row)") }));
   const hp = L.lay.harbor.points_by_goods;
   for (let r = 0; r < nRows; r++) {
     const cy = ry0 + r * rowH;
@@ -539,19 +573,20 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
       } else sg.appendChild(icon("ship", sx + (shipW - 4) / 2, cy + cellH / 2, 9.5));
       g.appendChild(placeable(sg, e.id, ctx, s("rect", { class: "hl", x: sx - 2, y: cy - 1, width: shipW, height: cellH + 2, rx: 5 })));
     });
-    g.appendChild(s("text", { x: px + 4, y: cy + 16.5, "font-size": 12.5, "font-weight": 800, fill: departed ? MUTED : "#1d3560", text: departed ? "sailed" : `${hp[goodsHere] ?? 0}` }));
+    g.appendChild(s("text", { x: px + 4, y: cy + 16.5, "font-size": 12.5, "font-weight": 800, fill: departed ? MUTED : "#1d3560", text: departed ? t("sailed") : `${hp[goodsHere] ?? 0}` }));
     if (!departed) g.appendChild(s("text", { x: px + 24, y: cy + 16.5, "font-size": 9.5, fill: MUTED, text: `(${goodsHere})` }));
   }
-  const notes = footNote(gx, y + hgt - 6, w - 20, 9.5, "good's value = diamonds in its column; every player scores value × own diamonds there");
-  for (const t of notes) g.appendChild(t);
+  const notes = footNote(gx, y + hgt - 6, w - 20, 9.5, t("good's value = diamonds in its column; every player scores value × own diamonds there"));
+  for (const line of notes) g.appendChild(line);
   if (fmin) {
     // the legend: each good's icon and name, in one row above the foot note
     const f = size(9), ly = parseFloat(notes[0].getAttribute("y")) - size(9.5) * 1.25;
     let lx = gx;
     for (const good of goods) {
       g.appendChild(icon(good, lx + 7, ly - f * 0.35, 7));
-      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#5a3a1a", text: good }));
-      lx += 16 + good.length * f * 0.58 + 12;
+      const label = symbolName(good);
+      g.appendChild(s("text", { x: lx + 16, y: ly, "font-size": f, fill: "#5a3a1a", text: label }));
+      lx += 16 + label.length * f * 0.58 + 12;
     }
   }
   svg.appendChild(g);
@@ -602,31 +637,35 @@ function drawSeats(svg, y0, v, L, ctx, W = 1000, perRow = 0) {
     const seatGem = gem(x + 17, y + 19, 10, p, ctx);
     seatGem.setAttribute("data-motion-key", `mf-seat-${p}`);
     g.appendChild(seatGem);
-    const name = (names[p] || `Seat ${p + 1}`) + (mine ? " (you)" : "");
+    const name = (names[p] || t("Seat {number}", { number: p + 1 })) + (mine ? " " + t("(you)") : "");
     const maxChars = Math.floor((pw - 110) / 7.6);
     g.appendChild(s("text", { x: x + 33, y: y + 22, "font-size": 13.5, "font-weight": 700, fill: "#222", text: name.length > maxChars ? name.slice(0, maxChars - 1) + "…" : name }));
     const bonus = v.bonus_points?.[p] || 0;
     const over = !!v.final_scores || !!(ctx.result && ctx.result.scores);
     g.appendChild(s("text", { x: x + pw - 10, y: y + 26, "text-anchor": "end", "font-size": 22, "font-weight": 800, fill: "#5a4520", text: shown[p] ?? 0 }));
     const distinct = new Set(houses.filter((e) => L.owner(e.id) === p).map((e) => e.value)).size;
+    const dia = v.diamonds?.[p] ?? 0, aside = v.set_aside?.[p] ?? 0, ship = v.ships?.[p] ?? 0, hand = v.hand_sizes?.[p] ?? 0;
     const long = [
-      `diamonds ${v.diamonds?.[p] ?? 0} (+${v.set_aside?.[p] ?? 0} set aside)`,
-      `ship at ${v.ships?.[p] ?? 0}`,
-      `hand ${v.hand_sizes?.[p] ?? 0}${v.picked?.[p] ? " (picked)" : ""}`,
-      `house values ${distinct}`,
+      t("diamonds {diamonds} (+{aside} set aside)", { diamonds: dia, aside }),
+      t("ship at {ship}", { ship }),
+      v.picked?.[p] ? t("hand {cards} (picked)", { cards: hand }) : t("hand {cards}", { cards: hand }),
+      t("house values {count}", { count: distinct }),
     ];
     const short = [
-      `◆ ${v.diamonds?.[p] ?? 0}+${v.set_aside?.[p] ?? 0}`,
-      `ship ${v.ships?.[p] ?? 0}`,
-      `hand ${v.hand_sizes?.[p] ?? 0}${v.picked?.[p] ? "✓" : ""}`,
-      `houses ${distinct}`,
+      `◆ ${dia}+${aside}`,
+      t("ship {ship}", { ship }),
+      t("hand {cards}", { cards: hand }) + (v.picked?.[p] ? "✓" : ""),
+      t("houses {count}", { count: distinct }),
     ];
-    if (bonus && !over) { long.push(`+${bonus} bonus at the end`); short.push(`+${bonus} bonus`); }
-    if (over) { long.push("final score"); short.push("final"); }
+    if (bonus && !over) { long.push(t("+{bonus} bonus at the end", { bonus })); short.push(t("+{bonus} bonus", { bonus })); }
+    if (over) { long.push(t("final score")); short.push(t("final")); }
     // the longest wording that fits the panel in one or two lines (never cut off)
     for (const line of seatLines(long, short, pw - 18)) g.appendChild(s("text", { class: "mf-seat-info", x: x + 10, y: y + line.y, "font-size": line.size, fill: "#5a5046", text: line.text }));
-    const t = s("title", { text: `${names[p] || `Seat ${p + 1}`}: ${v.diamonds?.[p] ?? 0} diamonds in supply, ${v.set_aside?.[p] ?? 0} set aside; ship on sea space ${v.ships?.[p] ?? 0}; ${v.hand_sizes?.[p] ?? 0} cards in hand${v.picked?.[p] ? " (picked)" : ""}; ${distinct} different house values` });
-    g.appendChild(t);
+    const facts = { name: names[p] || t("Seat {number}", { number: p + 1 }), diamonds: dia, aside, ship, cards: hand, count: distinct };
+    const tip = s("title", { text: v.picked?.[p]
+      ? t("{name}: {diamonds} diamonds in supply, {aside} set aside; ship on sea space {ship}; {cards} cards in hand (picked); {count} different house values", facts)
+      : t("{name}: {diamonds} diamonds in supply, {aside} set aside; ship on sea space {ship}; {cards} cards in hand; {count} different house values", facts) });
+    g.appendChild(tip);
     svg.appendChild(g);
   }
 }
@@ -679,54 +718,54 @@ export function render(el, ctx) {
     dispY = cardsY + 166;
   }
   const height = dispY + 14 + dRows * (dH + 8) + 6;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "millefiori-board", role: "img", "aria-label": "Mille Fiori table" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "millefiori-board", role: "img", "aria-label": t("Mille Fiori table") });
   svg.appendChild(patternDefs("cb"));
 
   drawSea(svg, 58, seaY, v, L, ctx, W);
   if (narrow) {
     drawWorkshops(svg, 7, topY, 486, 216 + foot, v, L, ctx);
     drawHouses(svg, 7, topY + 224 + foot, 486, 216 + foot, v, L, ctx);
-    drawPyramid(svg, 7, midY, 240, 222 + pNote, "nobles", "Nobles", v, L, ctx, pNote);
-    drawPyramid(svg, 253, midY, 240, 222 + pNote, "commoners", "Commoners", v, L, ctx, pNote);
+    drawPyramid(svg, 7, midY, 240, 222 + pNote, "nobles", t("Nobles"), v, L, ctx, pNote);
+    drawPyramid(svg, 253, midY, 240, 222 + pNote, "commoners", t("Commoners"), v, L, ctx, pNote);
     drawTrade(svg, 7, midY + 230 + pNote, 486, 222 + foot + tLeg, v, L, ctx);
     drawSeats(svg, seatsY, v, L, ctx, W, 2);
   } else {
     drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
     drawHouses(svg, 504, topY, 486, 216, v, L, ctx);
-    drawPyramid(svg, 10, midY, 240, 222, "nobles", "Nobles", v, L, ctx);
-    drawPyramid(svg, 256, midY, 240, 222, "commoners", "Commoners", v, L, ctx);
+    drawPyramid(svg, 10, midY, 240, 222, "nobles", t("Nobles"), v, L, ctx);
+    drawPyramid(svg, 256, midY, 240, 222, "commoners", t("Commoners"), v, L, ctx);
     drawTrade(svg, 504, midY, 486, 222, v, L, ctx);
     drawSeats(svg, seatsY, v, L, ctx);
   }
 
   // the card in play and what to do with it
   const play = s("g", { id: "mf-play" });
-  play.appendChild(s("text", { x: 12, y: cardsY + 10, "font-size": 12.5, fill: "#e8e2d2", text: v.card_in_play ? (v.card_is_extra ? "extra card in play" : "card in play") : "card in play" }));
+  play.appendChild(s("text", { x: 12, y: cardsY + 10, "font-size": 12.5, fill: "#e8e2d2", text: v.card_in_play && v.card_is_extra ? t("extra card in play") : t("card in play") }));
   if (v.card_in_play) play.appendChild(cardFace(12, cardsY + 18, 92, 124, v.card_in_play, L, ctx));
   else play.appendChild(s("rect", { x: 12, y: cardsY + 18, width: 92, height: 124, rx: 7, fill: "none", stroke: "#ffffff44", "stroke-dasharray": "6 4" }));
   const pills = ctx.legal.filter((e) => e.type === "sail" || e.type === "decline");
   pills.forEach((e, k) => {
     const wheelNo = v.card_in_play ? String(v.card_in_play).split("-").pop() : "";
-    const label = e.type === "sail" ? `sail your ship ${wheelNo ? "+" + wheelNo : ""}`.trim() : "decline the extra card";
+    const label = e.type === "sail" ? (wheelNo ? t("sail your ship +{wheel}", { wheel: wheelNo }) : t("sail your ship")) : tp("button", "decline the extra card");
     play.appendChild(clickable(pill(114, cardsY + 24 + k * 38, 168, label, e.type === "sail" ? "#2b5f86" : "#6a625a"), e, ctx.act));
   });
   if (!pills.length && v.card_in_play && ctx.legal.some((e) => e.type === "place")) {
-    play.appendChild(s("text", { x: 114, y: cardsY + 40, "font-size": 11, fill: "#f4e7b8", text: "place a diamond on a" }));
-    play.appendChild(s("text", { x: 114, y: cardsY + 55, "font-size": 11, fill: "#f4e7b8", text: "highlighted space" }));
+    play.appendChild(s("text", { x: 114, y: cardsY + 40, "font-size": 11, fill: "#f4e7b8", text: t("place a diamond on a") }));
+    play.appendChild(s("text", { x: 114, y: cardsY + 55, "font-size": 11, fill: "#f4e7b8", text: t("highlighted space") }));
   }
-  if (v.extra_cards_pending) play.appendChild(s("text", { x: 114, y: cardsY + 128, "font-size": 11, fill: "#ffd24a", text: `extra cards to play: ${v.extra_cards_pending}` }));
+  if (v.extra_cards_pending) play.appendChild(s("text", { x: 114, y: cardsY + 128, "font-size": 11, fill: "#ffd24a", text: t("extra cards to play: {count}", { count: v.extra_cards_pending }) }));
   svg.appendChild(play);
 
   // your hand (picks)
   if (v.hand) {
     const hand = s("g", { id: "mf-hand" });
-    hand.appendChild(s("text", { x: hx0, y: handY + 10, "font-size": 12.5, fill: "#e8e2d2", text: "your hand" + (v.pick ? " · your pick is set aside until you play it" : "") }));
+    hand.appendChild(s("text", { x: hx0, y: handY + 10, "font-size": 12.5, fill: "#e8e2d2", text: v.pick ? t("your hand · your pick is set aside until you play it") : t("your hand") }));
     const cards = v.pick ? [...v.hand, v.pick] : v.hand;
     cards.forEach((card, k) => {
       const x = hx0 + k * hStep, yy = handY + 18;
       const isPick = v.pick && k === cards.length - 1;
       const pick = findLegal(ctx.legal, { type: "pick", card })[0];
-      const cg = cardFace(x, yy, hW, hH, card, L, ctx, { note: isPick ? "picked" : "" });
+      const cg = cardFace(x, yy, hW, hH, card, L, ctx, { note: isPick ? t("picked") : "" });
       if (isPick) cg.appendChild(s("rect", { x: x - 3, y: yy - 3, width: hW + 6, height: hH + 6, rx: 9, fill: "none", stroke: "#fff", "stroke-width": 2, "stroke-dasharray": "5 3" }));
       if (pick) {
         cg.appendChild(s("rect", { class: "hl", x: x - 2, y: yy - 2, width: hW + 4, height: hH + 4, rx: 8 }));
@@ -739,19 +778,21 @@ export function render(el, ctx) {
   // round information
   const ix = narrow ? 300 : 790;
   const info = [
-    `round ${v.round} · pass ${Math.min((v.plays_done ?? 0) + 1, v.plays_per_round ?? 1)} of ${v.plays_per_round ?? "?"}`,
-    `${v.draft} draft`,
-    `deck ${v.deck} · display ${display.length}`,
-    `start player: ${(ctx.names || [])[v.start_player] || `Seat ${(v.start_player ?? 0) + 1}`}`,
+    t("round {round} · pass {pass} of {passes}", { round: v.round, pass: Math.min((v.plays_done ?? 0) + 1, v.plays_per_round ?? 1), passes: v.plays_per_round ?? "?" }),
+    v.draft === "tactical" ? t("tactical draft") : t("simultaneous draft"),
+    t("deck {deck} · display {display}", { deck: v.deck, display: display.length }),
+    t("start player: {name}", { name: (ctx.names || [])[v.start_player] || t("Seat {number}", { number: (v.start_player ?? 0) + 1 }) }),
   ];
-  if (ctx.over || v.phase === "over") info.push("the game is over");
-  else if (v.ending) info.push("the last round is on");
+  if (ctx.over || v.phase === "over") info.push(t("the game is over"));
+  else if (v.ending) info.push(t("the last round is on"));
   info.forEach((line, k) => svg.appendChild(s("text", { x: ix, y: cardsY + 30 + k * 19, "font-size": 12, fill: k === 4 ? "#ffd24a" : "#e8e2d2", text: line })));
 
   // the display (extra cards)
   const disp = s("g", { id: "mf-display" });
   const canExtra = ctx.legal.some((e) => e.type === "extra");
-  disp.appendChild(s("text", { x: 12, y: dispY + 4, "font-size": 12.5, fill: "#e8e2d2", text: `display (${display.length})` + (canExtra ? " · choose your extra card" : display.length ? "" : ` · empty: ${L.lay.empty_display_points} points instead of an extra card`) }));
+  disp.appendChild(s("text", { x: 12, y: dispY + 4, "font-size": 12.5, fill: "#e8e2d2", text: canExtra ? t("display ({count}) · choose your extra card", { count: display.length })
+    : display.length ? t("display ({count})", { count: display.length })
+      : t("display ({count}) · empty: {points} points instead of an extra card", { count: display.length, points: L.lay.empty_display_points }) }));
   display.forEach((card, k) => {
     const x = 12 + (k % perRow) * dStep, yy = dispY + 12 + Math.floor(k / perRow) * (dH + 8);
     const extra = findLegal(ctx.legal, { type: "extra", card })[0];
@@ -772,12 +813,12 @@ export function render(el, ctx) {
     svg.appendChild(boardDialog({
       kind: "extra", cls: "mf-dialog", area: { x: 4, y: 4, w: W - 8, h: narrow ? 346 : topY + 200 }, act: ctx.act, font: narrow ? 17 : 15,
       cols: narrow ? 5 : 10, optH: chh + 8, width: narrow ? 488 : 880,
-      title: "Play an extra card from the display?", note: "Your ship reached an extra-card space: pick a card to play now, or decline.",
+      title: t("Play an extra card from the display?"), note: t("Your ship reached an extra-card space: pick a card to play now, or decline."),
       options: [
         ...extras.map((e) => ({ entry: e, draw: (g, bx, by, bw, bh) => {
           g.appendChild(cardFace(bx + (bw - cw) / 2, by + (bh - chh) / 2, cw, chh, e.json.card, L, ctx, { key: null }));
         } })),
-        ...(decline ? [{ entry: decline, label: "decline" }] : []),
+        ...(decline ? [{ entry: decline, label: t("decline") }] : []),
       ],
     }));
   }

@@ -6,6 +6,19 @@
 
 import { s, colour, fillOf, patternDefs, clickable, findLegal, explainable } from "../svg.js";
 import { boardDialog } from "../dialog.js";
+import { t, tn, tp } from "../i18n.js";
+
+// A font size at which `text` fits in `width` (an estimate from its length: long words of
+// other languages shrink rather than run over their neighbours).
+function fitSize(text, width, size) {
+  return Math.max(8, Math.min(size, width / (text.length * 0.58)));
+}
+
+// A colour's word on its own (the view names colours in English).
+function colourName(c) {
+  const names = { white: tp("colour", "white"), yellow: tp("colour", "yellow"), orange: tp("colour", "orange"), blue: tp("colour", "blue"), pink: tp("colour", "pink") };
+  return names[c] || c;
+}
 
 function pane(x, y, w, c, ctx, opts = {}) {
   const col = colour(c);
@@ -64,11 +77,15 @@ function groupedPanes(x, y, counts, ctx, take, size = 16, ink = "#3a3025", grid 
 
 // The question before a take none of whose panes fits (the action's text carries the warning).
 function allBreakQuestion(entry) {
-  const [what, why] = entry.text.split(" \u2014 warning: ");
+  // the warning follows a dash: " \u2014 warning: why" in any language
+  const cut = entry.text.indexOf(" \u2014 ");
+  const what = cut < 0 ? entry.text : entry.text.slice(0, cut);
+  const why = cut < 0 ? "" : entry.text.slice(cut + 3).replace(/^[^:]*:\s*/, "");
+  const reason = why || t("all of them break");
   return {
-    title: "Every pane of this take breaks",
-    text: `${what[0].toUpperCase()}${what.slice(1)}: ${why || "all of them break"}. They all go to broken glass and cost you points.`,
-    yes: "Take them anyway", no: "Choose again",
+    title: t("Every pane of this take breaks"),
+    text: t("{what}: {why}. They all go to broken glass and cost you points.", { what: `${what[0].toUpperCase()}${what.slice(1)}`, why: reason }),
+    yes: t("Take them anyway"), no: t("Choose again"),
   };
 }
 
@@ -104,7 +121,7 @@ export function render(el, ctx) {
   }
   const top = lay.top;
   const height = top + Math.ceil(n / cols) * (boardH + 12) + 10;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "sintra-board", role: "img", "aria-label": "Sintra table" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, class: "sintra-board", role: "img", "aria-label": t("Sintra table") });
   svg.appendChild(patternDefs("cb"));
 
   // factories
@@ -113,7 +130,8 @@ export function render(el, ctx) {
   v.factories.forEach((fac, i) => {
     const cx = lay.fcx(i), cy = lay.fcy(i);
     f.appendChild(s("circle", { cx, cy, r: fr, fill: "#efe6d4", stroke: "#8a7b5c", "stroke-width": 2 }));
-    f.appendChild(s("text", { x: cx, y: cy + fr + 16, "text-anchor": "middle", "font-size": 12, fill: "#e8e2d2", text: `factory ${i + 1}` }));
+    const label = t("factory {number}", { number: i + 1 });
+    f.appendChild(s("text", { x: cx, y: cy + fr + 16, "text-anchor": "middle", "font-size": fitSize(label, 2 * fr + 8, 12), fill: "#e8e2d2", text: label }));
     const cnt = Object.values(fac).reduce((a, b) => a + b, 0);
     const take = (c) => findLegal(ctx.legal, { type: "take_factory", factory: i, colour: c })[0];
     if (narrow) {
@@ -123,7 +141,7 @@ export function render(el, ctx) {
       const w = Math.min(20, (fr * 1.5) / Math.max(1, Object.keys(fac).length) - 3);
       f.appendChild(groupedPanes(cx - (Object.keys(fac).length * (w + 3)) / 2, cy - w / 2 - 6, fac, ctx, take, w, "#3a3025", null, `si-f${i}`));
     }
-    if (!cnt) f.appendChild(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, fill: "#9a8f78", text: "empty" }));
+    if (!cnt) f.appendChild(s("text", { x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, fill: "#9a8f78", text: t("empty") }));
   });
   svg.appendChild(f);
 
@@ -131,7 +149,8 @@ export function render(el, ctx) {
   const cx0 = lay.cx, cy0 = lay.cy;
   const centre = s("g", { id: "si-centre" });
   centre.appendChild(s("rect", { x: cx0, y: cy0, width: lay.cw, height: lay.ch, rx: 14, fill: "#ffffff14", stroke: "#ffffff55" }));
-  centre.appendChild(s("text", { x: cx0 + 10, y: cy0 + 18, "font-size": 13, fill: "#e8e2d2", text: "centre" + (v.start_marker_in_centre ? " · start marker" : "") }));
+  const centreLabel = tp("table area", "centre") + (v.start_marker_in_centre ? " · " + t("start marker") : "");
+  centre.appendChild(s("text", { x: cx0 + 10, y: cy0 + 18, "font-size": fitSize(centreLabel, lay.cw - 20, 13), fill: "#e8e2d2", text: centreLabel }));
   centre.appendChild(groupedPanes(cx0 + (narrow ? 10 : 12), cy0 + (narrow ? 26 : 30), v.centre, ctx, (c) => findLegal(ctx.legal, { type: "take_centre", colour: c })[0], 20, "#f4efe2",
     narrow ? { cell: TAP, perRow: 5 } : null, "si-c"));
   svg.appendChild(centre);
@@ -139,7 +158,7 @@ export function render(el, ctx) {
   // round track, bag and tower
   const info = s("g", { id: "si-rounds" });
   const iy = lay.infoY;
-  info.appendChild(s("text", { x: 20, y: iy, "font-size": 13, fill: "#e8e2d2", text: `round ${v.round} of ${v.rounds}` }));
+  info.appendChild(s("text", { x: 20, y: iy, "font-size": 13, fill: "#e8e2d2", text: t("round {round} of {rounds}", { round: v.round, rounds: v.rounds }) }));
   (v.round_indicator || []).forEach((c, i) => {
     const x = 130 + i * 30;
     info.appendChild(pane(x, iy - 14, 20, c, ctx, { faded: i + 1 < v.round }));
@@ -147,7 +166,7 @@ export function render(el, ctx) {
   });
   const bagTotal = Object.values(v.bag || {}).reduce((a, b) => a + b, 0);
   const towerTotal = Object.values(v.tower || {}).reduce((a, b) => a + b, 0);
-  info.appendChild(s("text", { x: lay.bagX, y: lay.bagY, "font-size": 13, fill: "#e8e2d2", text: `bag ${bagTotal} · tower ${towerTotal} · palace side ${v.palace_side}` }));
+  info.appendChild(s("text", { x: lay.bagX, y: lay.bagY, "font-size": 13, fill: "#e8e2d2", text: t("bag {bag} · tower {tower} · palace side {side}", { bag: bagTotal, tower: towerTotal, side: v.palace_side }) }));
   const ret = findLegal(ctx.legal, { type: "return_glazier" })[0];
   const keeps = ctx.legal.filter((e) => e.type === "keep");
   if (ret) {
@@ -156,7 +175,7 @@ export function render(el, ctx) {
       narrow ? hitRect(rx, ry + 15 - TAP / 2, rw, TAP) : null,
       s("rect", { x: rx, y: ry, width: rw, height: 30, rx: 15, fill: "#2f6f8b", stroke: "#0005" }),
       s("rect", { class: "hl", x: rx - 2, y: ry - 2, width: rw + 4, height: 34, rx: 17 }),
-      s("text", { x: rx + rw / 2, y: ry + 20, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff", text: "return the glazier" }),
+      s("text", { x: rx + rw / 2, y: ry + 20, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#fff", text: t("return the glazier") }),
     ]);
     svg.appendChild(clickable(b, ret, ctx.act));
   }
@@ -172,11 +191,11 @@ export function render(el, ctx) {
     svg.appendChild(boardDialog({
       kind: "keep", cls: "si-dialog", area: { x: 4, y: 4, w: W - 8, h: top - 8 }, act: ctx.act, font: narrow ? 19 : 16,
       cols: Math.min(keeps.length, narrow ? 2 : 4), optH: narrow ? 60 : 46, width: narrow ? 480 : 560,
-      title: "Which pane goes to the window?", note: "The strip is complete: keep one of its panes for the window below it.",
+      title: t("Which pane goes to the window?"), note: t("The strip is complete: keep one of its panes for the window below it."),
       options: keeps.map((e) => ({ entry: e, draw: (g, bx, by, bw, bh) => {
         const ps = Math.min(bh - 16, 28);
         g.appendChild(pane(bx + 12, by + (bh - ps) / 2, ps, e.json.colour, ctx));
-        g.appendChild(s("text", { x: bx + 22 + ps, y: by + bh / 2 + 5, "font-size": narrow ? 17 : 14, "font-weight": 700, fill: "#222", text: e.json.colour }));
+        g.appendChild(s("text", { x: bx + 22 + ps, y: by + bh / 2 + 5, "font-size": narrow ? 17 : 14, "font-weight": 700, fill: "#222", text: colourName(e.json.colour) }));
       } })),
     }));
   }
@@ -241,8 +260,8 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
   const moving = (ctx.toMove || []).includes(p);
   const mine = ctx.seat === p;
   g.appendChild(s("rect", { width: w, height: hgt, rx: 12, fill: mine ? "#fbf6ea" : "#f1eadb", stroke: moving ? "#ffd24a" : "#00000055", "stroke-width": moving ? 4 : 1.2 }));
-  const name = (ctx.names && ctx.names[p]) || `Seat ${p + 1}`;
-  g.appendChild(s("text", { x: 14, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " (you)" : "") + (pl.start_marker ? "  ★ first" : "") }));
+  const name = (ctx.names && ctx.names[p]) || t("Seat {number}", { number: p + 1 });
+  g.appendChild(s("text", { x: 14, y: 26, "font-size": 16, "font-weight": 700, fill: "#222", text: name + (mine ? " " + t("(you)") : "") + (pl.start_marker ? "  ★ " + t("first") : "") }));
   g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 24, "font-weight": 800, fill: "#5a4520", text: String(pl.score) }));
   // a strip's column; on a phone as wide as a finger (its hit area is the column), the
   // eight columns centred in the palace
@@ -252,9 +271,9 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
     // the panes in hand, taken and not yet placed
     const hand = s("g", { class: "si-hand", "data-motion-key": `si-p${p}-hand` });
     const hx = w - 190;
-    hand.appendChild(s("text", { x: hx, y: 24, "text-anchor": "end", "font-size": 12, fill: "#5a4520", "data-motion-skip": "", text: "to place:" }));
+    hand.appendChild(s("text", { x: hx, y: 24, "text-anchor": "end", "font-size": 12, fill: "#5a4520", "data-motion-skip": "", text: t("to place:") }));
     for (let k = 0; k < pending.count; k++) hand.appendChild(pane(hx + 6 + k * 9, 10, 18, pending.colour, ctx));
-    hand.appendChild(s("title", { text: `${pending.count} ${pending.colour} pane${pending.count === 1 ? "" : "s"} to place` }));
+    hand.appendChild(s("title", { text: tn("{n} {colour} pane to place", "{n} {colour} panes to place", pending.count, { colour: colourName(pending.colour) }) }));
     g.appendChild(hand);
   }
   pl.strips.forEach((strip, i) => {
@@ -275,13 +294,13 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
         col.appendChild(s("path", { d: `M${cx + 9} ${yy + 20} L${cx + 19} ${yy + 5}`, stroke: sp0.pane === "white" ? "#9aa7b0" : "#ffffffaa", "stroke-width": 2.2, "stroke-linecap": "round" }));
       }
     });
-    col.appendChild(s("text", { x: cx + 20, y: sy + 5 * sp + 16, "text-anchor": "middle", "font-size": 10, fill: "#7a7268", text: strip ? `${strip.strip}${strip.side}` : "glazed" }));
+    col.appendChild(s("text", { x: cx + 20, y: sy + 5 * sp + 16, "text-anchor": "middle", "font-size": 10, fill: "#7a7268", text: strip ? `${strip.strip}${strip.side}` : t("glazed") }));
     const place = mine ? findLegal(ctx.legal, { type: "place", position: i })[0] : null;
     if (place) {
       col.appendChild(s("rect", { class: "hl", x: cx - 5, y: sy - 6, width: 50, height: 5 * sp + 10, rx: 7 }));
       // the whole column width is the target: the columns' hit areas touch but do not overlap
       col.appendChild(hitRect(cx - (colW - 40) / 2, sy - 6, colW, 5 * sp + 10));
-      g.appendChild(clickable(col, place, ctx.act, `${place.text}${pending ? ` (${pending.count} ${pending.colour})` : ""}`));
+      g.appendChild(clickable(col, place, ctx.act, `${place.text}${pending ? ` (${pending.count} ${colourName(pending.colour)})` : ""}`));
     } else if (mine && strip && ctx.legal.some((e) => e.type === "place")) {
       // a strip the taken panes may not go on: a tap says why
       col.appendChild(hitRect(cx - (colW - 40) / 2, sy - 6, colW, 5 * sp + 10));
@@ -300,20 +319,23 @@ function palace(x, y, w, hgt, pl, p, v, ctx, narrow = false) {
   // broken glass
   const by = hgt - 34;
   const bg = pl.broken_glass || {};
-  g.appendChild(s("text", { x: 14, y: by + 4, "font-size": 12, fill: "#7a7268", "data-motion-key": `si-p${p}-broken`, text: `broken glass: space ${bg.space ?? 0} (${bg.value ?? 0} points) · panes on strips ${pl.panes_on_strips ?? 0}` }));
+  g.appendChild(s("text", { x: 14, y: by + 4, "font-size": 12, fill: "#7a7268", "data-motion-key": `si-p${p}-broken`, text: t("broken glass: space {space} ({points} points) · panes on strips {panes}", { space: bg.space ?? 0, points: bg.value ?? 0, panes: pl.panes_on_strips ?? 0 }) }));
   // keep a pane (choose the colour of the pane that goes to the window)
   const keeps = mine ? ctx.legal.filter((e) => e.type === "keep") : [];
   if (keeps.length) {
-    g.appendChild(s("text", { x: 14, y: hgt - 46, "font-size": 12, fill: "#222", text: "keep for the window:" }));
+    const keepLabel = t("keep for the window:");
+    g.appendChild(s("text", { x: 14, y: hgt - 46, "font-size": 12, fill: "#222", text: keepLabel }));
+    // the panes start after the words: 140 fits the English label (20 characters); a longer one moves them
+    const kx0 = 140 + Math.max(0, (keepLabel.length - 20) * 6.6);
     keeps.forEach((e, k) => {
-      const kx = 140 + k * (narrow ? TAP : 34);
+      const kx = kx0 + k * (narrow ? TAP : 34);
       const kg = s("g", {}, [narrow ? hitRect(kx + 12 - TAP / 2, hgt - 50 - TAP / 2, TAP, TAP) : null,
         pane(kx, hgt - 62, 24, e.json.colour, ctx), s("rect", { class: "hl", x: kx - 3, y: hgt - 65, width: 30, height: 30, rx: 4 })]);
       g.appendChild(clickable(kg, e, ctx.act));
     });
   }
   if (pl.final) {
-    g.appendChild(s("text", { x: 14, y: by + 20, "font-size": 12, fill: "#463a6b", text: "final: " + Object.entries(pl.final).map(([k, x]) => `${k.replace(/_/g, " ")} ${x}`).join(" · ") }));
+    g.appendChild(s("text", { x: 14, y: by + 20, "font-size": 12, fill: "#463a6b", text: t("final: leftover {leftover} · broken glass {broken} · side bonus {side}", { leftover: pl.final.leftover, broken: pl.final.broken_glass, side: pl.final.side_bonus }) }));
   }
   return g;
 }
