@@ -8,6 +8,7 @@ two classes.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -170,9 +171,7 @@ class Game:
     def domains(self) -> tuple[Path, ...]:
         """Where this game's texts are translated: the ``locale`` folder of its package
         (beside the module that defines its state class), then the kernel's."""
-        module = sys.modules.get(self.state_class.__module__)
-        here = Path(module.__file__).resolve().parent / "locale" if module and module.__file__ else None
-        return (here, i18n.CORE_DOMAIN) if here is not None else (i18n.CORE_DOMAIN,)
+        return _domains_of(self.state_class.__module__)
 
     def rules_text(self, lang: str = i18n.SOURCE) -> str:
         """The rules summary (Markdown) in ``lang``: ``RULES.<lang>.md`` beside ``RULES.md``
@@ -407,6 +406,15 @@ class State:
         return self.game.id == other.game.id and canonical(self.to_json()) == canonical(other.to_json())
 
     __hash__ = None  # type: ignore[assignment]
+
+
+@functools.lru_cache(maxsize=None)
+def _domains_of(module_name: str) -> tuple[Path, ...]:
+    """(the ``locale`` folder beside ``module_name``, the kernel's), worked out once: a
+    server renders log lines on every move."""
+    module = sys.modules.get(module_name)
+    here = Path(module.__file__).resolve().parent / "locale" if module and module.__file__ else None
+    return (here, i18n.CORE_DOMAIN) if here is not None else (i18n.CORE_DOMAIN,)
 
 
 def _read_in(path: str | Path | None, lang: str) -> str:
