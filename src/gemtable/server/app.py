@@ -44,6 +44,7 @@ from .routes import ratings as ratings_routes
 from .routes import stats as stats_routes
 from .routes import moderation as moderation_routes
 from .routes import analysis as analysis_routes
+from .routes import language as language_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
 
@@ -215,5 +216,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(live.router)
     app.include_router(community_routes.router)
     app.include_router(moderation_routes.router)
+    app.include_router(language_routes.router)
     app.include_router(pages.router)
     return app

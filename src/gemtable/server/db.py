@@ -130,6 +130,7 @@ class PlayerRow(Base):
     # until when a cookie of the format before sessions (the signed player id) still counts
     # for this guest; None: until the guest's first session (players.py explains)
     old_cookie_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True, default=utcnow)
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)  # chosen language (language.py)
 
 
 class SessionRow(Base):
@@ -244,7 +245,7 @@ class Database:
         "gt_seats": {"player_id": "VARCHAR(32)", "open_seat": "BOOLEAN NOT NULL DEFAULT FALSE"},
         "gt_actions": {"nonce": "VARCHAR(16)"},
         "gt_table_play": {"alive_ms": "BIGINT"},
-        "gt_players": {"old_cookie_until": "TIMESTAMP"},
+        "gt_players": {"old_cookie_until": "TIMESTAMP", "lang": "VARCHAR(8)"},
     }
 
     @property
