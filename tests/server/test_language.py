@@ -124,3 +124,122 @@ def test_account_choice_follows_it_to_another_browser(client, db_url, toy_regist
     me = other.get("/api/me")
     assert me.json()["lang"] == "de" and "gt_lang=de" in me.headers.get("set-cookie", "")
     assert shell_lang(other) == "de"
+
+
+# -- one table, two languages -----------------------------------------------------------------
+from gemtable.games.registry import all_games  # noqa: E402
+
+from .conftest import create, seat_socket  # noqa: E402
+from .test_chat import until  # noqa: E402
+from .toy_words import WORDS  # noqa: E402
+
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
+ENGLISH = {"Accept-Language": "en-GB"}
+
+
+def socket_in(client, tid, token, headers):
+    return client.websocket_connect(f"/ws/tables/{tid}", subprotocols=["gemtable", f"token.{token}"],
+                                   headers=dict(headers))  # (a copy: the test client adds to the dict it gets)
+
+
+def test_a_german_and_an_english_seat_read_one_log_each_in_their_language(client, monkeypatch):
+    monkeypatch.setitem(all_games(), "toy_words", WORDS)
+    res = create(client, "toy_words", 2, seats=[{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Ben"}])
+    tid = res["table"]["id"]
+    tokens = [s["token"] for s in res["seats"]]
+    with socket_in(client, tid, tokens[0], GERMAN) as de, socket_in(client, tid, tokens[1], ENGLISH) as en:
+        first_de = until(de, lambda m: m["type"] == "state")
+        first_en = until(en, lambda m: m["type"] == "state")
+        assert first_de["prompt"] == "Runde 1: wähle geheim 1, 2 oder 3."
+        assert first_en["prompt"] == "Round 1: pick 1, 2 or 3 (secretly)."
+        version = first_de["version"]
+        de.send_json({"type": "action", "action": {"type": "pick", "n": 2}, "version": version})
+        mine = until(de, lambda m: m["type"] == "state" and m["log"])
+        theirs = until(en, lambda m: m["type"] == "state" and m["log"])
+        assert [e["text"] for e in mine["log"]] == ["Anna nimmt 2 Steine."]
+        assert [e["text"] for e in theirs["log"]] == ["Anna has picked."]
+        # a refusal in the seat's language (the kernel's own words, from its catalogue)
+        de.send_json({"type": "action", "action": {"type": "pick", "n": 1}, "version": mine["version"]})
+        refusal = until(de, lambda m: m["type"] == "error")
+        assert refusal["code"] == "illegal" and "Zug" in refusal["message"], refusal
+        en.send_json({"type": "action", "action": {"type": "pick", "n": 1}, "version": mine["version"]})
+        until(de, lambda m: m["type"] == "state" and m["log"])
+        until(en, lambda m: m["type"] == "state" and m["log"])
+        # a fresh full state (refresh) reads the same stored log, each in its language
+        de.send_json({"type": "refresh"})
+        en.send_json({"type": "refresh"})
+        full_de = until(de, lambda m: m["type"] == "state" and m["log_reset"])
+        full_en = until(en, lambda m: m["type"] == "state" and m["log_reset"])
+        assert [e["text"] for e in full_de["log"]][:2] == ["Anna nimmt 2 Steine.", "Ben hat gewählt."]
+        assert [e["text"] for e in full_en["log"]][:2] == ["Anna has picked.", "Ben picks 1 stone."]
+        assert [e["move"] for e in full_de["log"]] == [e["move"] for e in full_en["log"]]
+    # the REST state of a seat reads the same way
+    r = client.get(f"/api/tables/{tid}/state", headers=dict(GERMAN, **{"X-Seat-Token": tokens[1]}))
+    assert r.json()["log"][1]["text"] == "Ben nimmt 1 Stein."
+    # the toy game's events carry plain English strings, as games stored before messages did: shown as they are
+    res = create(client, "toy", 2, seats=[{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Ben"}])
+    tid, tokens = res["table"]["id"], [s["token"] for s in res["seats"]]
+    seat0 = dict(GERMAN, **{"X-Seat-Token": tokens[0]})
+    r = client.post(f"/api/tables/{tid}/actions", json={"action": {"type": "pick", "n": 3}, "version": 0}, headers=seat0)
+    assert r.status_code == 200, r.text
+    assert r.json()["log"][0]["text"] == "Anna picks 3."
+
+
+def test_system_chat_lines_carry_their_message(client):
+    from gemtable.server.chat import spectators_muted
+
+    res = create(client, "toy", 2, seats=[{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Ben"}])
+    tid, tokens = res["table"]["id"], [s["token"] for s in res["seats"]]
+    with socket_in(client, tid, tokens[0], GERMAN) as ws:
+        until(ws, lambda m: m["type"] == "state")
+        ws.send_json({"type": "mute_spectators", "on": True})
+        line = until(ws, lambda m: m["type"] == "chat")["line"]
+    assert line["text"] == "The host muted spectators' chat." and line["msg"] == spectators_muted(True)
+    assert language.i18n.render(line["msg"], "de", [language.i18n.CORE_DOMAIN]) != line["text"]
+
+
+def test_refusals_over_http_read_in_the_readers_language(client):
+    res = create(client, "toy", 2, seats=[{"kind": "human", "name": "Anna"}, {"kind": "human", "name": "Ben"}])
+    tid, tok = res["table"]["id"], res["seats"][0]["token"]
+    body = {"action": {"type": "pick", "n": 1}, "version": 99}
+    en = client.post(f"/api/tables/{tid}/actions", json=body, headers={"X-Seat-Token": tok})
+    de = client.post(f"/api/tables/{tid}/actions", json=body, headers=dict(GERMAN, **{"X-Seat-Token": tok}))
+    assert en.status_code == de.status_code == 409
+    assert en.json()["detail"].startswith("That action was chosen at move 99")
+    assert de.json()["detail"] != en.json()["detail"] and "99" in de.json()["detail"]
+
+
+def test_mails_in_the_recipients_language():
+    from gemtable.server import community
+    from gemtable.server.mail import MailSettings
+
+    st = MailSettings(site="https://example.test")
+    subject, text, page = community.turn_mail(st, "splendor", "t1", ["Ben"], "https://u", "de")
+    english = community.turn_mail(st, "splendor", "t1", ["Ben"], "https://u")
+    assert subject != english[0] and "Ben" in text and "https://example.test/table/t1" in text
+    assert "Stop these mails" not in text and "Stop these mails" not in page
+    subject, _text, _page = community.digest_mail(st, [("t1", "splendor")], "https://u", "de")
+    assert subject != community.digest_mail(st, [("t1", "splendor")], "https://u")[0]
+
+
+SERVER_FILES = ["chat.py", "community.py", "table.py", "tables.py", "routes/live.py"]
+
+
+def test_the_servers_messages_are_translated_to_german():
+    from pathlib import Path
+
+    from gemtable.core import i18n
+
+    root = Path(language.__file__).parent
+    used = i18n.extract([root / f for f in SERVER_FILES])
+
+    def real(where: list[str]) -> bool:  # the extractor also takes a dict named msg's msg["type"] for a call
+        path, line = where[0].rsplit(":", 1)
+        return "msg(" in Path(path).read_text().splitlines()[int(line) - 1] or "msgn(" in "".join(
+            Path(path).read_text().splitlines()[int(line) - 1:int(line) + 1])
+
+    used = {k: v for k, v in used.items() if real(v)}
+    assert len(used) > 40
+    # (the kernel's own refusal "The game is over..." is the kernel's entry in the same catalogue)
+    problems = [p for p in i18n.audit(i18n.CORE_DOMAIN, used, "de") if "The game is over" not in p]
+    assert problems == []

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     create_engine,
     event,
     select,
@@ -246,6 +247,7 @@ class Database:
         "gt_actions": {"nonce": "VARCHAR(16)"},
         "gt_table_play": {"alive_ms": "BIGINT"},
         "gt_players": {"old_cookie_until": "TIMESTAMP", "lang": "VARCHAR(8)"},
+        "gt_chat": {"msg": "TEXT"},
     }
 
     @property
@@ -408,9 +410,11 @@ class ChatRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), index=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(40))
-    text: Mapped[str] = mapped_column(String(2000))
+    text: Mapped[str] = mapped_column(String(2000))  # a system line: its English text
     system: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    # a system line as its message (JSON, chat.py), so that every reader reads it in their language
+    msg: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class PlayRow(Base):
