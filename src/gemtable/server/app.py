@@ -46,6 +46,7 @@ from .routes import stats as stats_routes
 from .routes import moderation as moderation_routes
 from .routes import analysis as analysis_routes
 from .routes import tournaments as tournament_routes
+from .routes import language as language_routes
 from .routes.pages import WEB_DIR
 from .tables import TableManager
 
@@ -220,5 +221,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.8, limits: Limits
     app.include_router(community_routes.router)
     app.include_router(moderation_routes.router)
     app.include_router(tournament_routes.router)
+    app.include_router(language_routes.router)
     app.include_router(pages.router)
     return app

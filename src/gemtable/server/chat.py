@@ -11,11 +11,14 @@ an action's hidden content.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import unicodedata
 from collections import deque
 from typing import Any
 
 from sqlalchemy import select
+
+from gemtable.core.i18n import Message, is_message, msg, render
 
 from .db import ChatRow, Database
 
@@ -54,8 +57,23 @@ def clean_text(text: Any) -> str:
     return text
 
 
+def stored_message(row: ChatRow) -> Message | None:
+    """The message a system line was stored as, None for a typed line or a system line
+    stored by an older version (its English text alone)."""
+    if not row.system or not row.msg:
+        return None
+    try:
+        found = json.loads(row.msg)
+    except ValueError:
+        return None
+    return found if is_message(found) else None
+
+
 def line_json(row: ChatRow) -> dict[str, Any]:
-    return {
+    """A line as sent: ``text`` in English; a system line also as its ``msg``, which each
+    reader's page shows in its own language (web/i18n.js ``render``)."""
+    message = stored_message(row)
+    out = {
         "id": row.id,
         "seat": row.seat,
         "name": row.name,
@@ -63,18 +81,26 @@ def line_json(row: ChatRow) -> dict[str, Any]:
         "at": row.at.isoformat(timespec="milliseconds") + "Z",
         "system": bool(row.system),
     }
+    if message is not None:
+        out["msg"] = message
+    return out
 
 
-def add_line(session, table_id: str, seat: int | None, name: str, text: str, system: bool,
+def add_line(session, table_id: str, seat: int | None, name: str, text: str | Message, system: bool,
              at: dt.datetime) -> ChatRow:
-    """Add a line in ``session`` (the caller commits); its id is set once flushed."""
-    row = ChatRow(table_id=table_id, seat=seat, name=name[:40], text=text[:2000], system=system, at=at)
+    """Add a line in ``session`` (the caller commits); its id is set once flushed.  A system
+    line may be a message: it is stored as JSON, so every reader reads it in their language."""
+    message = None
+    if is_message(text):
+        message = json.dumps(text, ensure_ascii=False, separators=(",", ":"))
+        text = render(text)
+    row = ChatRow(table_id=table_id, seat=seat, name=name[:40], text=text[:2000], system=system, at=at, msg=message)
     session.add(row)
     session.flush()
     return row
 
 
-def store_line(db: Database, table_id: str, seat: int | None, name: str, text: str, system: bool,
+def store_line(db: Database, table_id: str, seat: int | None, name: str, text: str | Message, system: bool,
                at: dt.datetime, publish: Any = None) -> dict[str, Any]:
     """Store one line (a database thread) and return it as sent to clients.
 
@@ -106,70 +132,76 @@ def recent() -> deque:
     return deque(maxlen=KEEP)
 
 
-# -- system lines (public facts only) ----------------------------------------------------
-def took_back(name: str) -> str:
-    return f"{name} took back a move."
+# -- system lines (public facts only), as messages ------------------------------------------
+def took_back(name: str) -> Message:
+    return msg("{name} took back a move.", name=name)
 
 
-def took_back_turns(name: str) -> str:
-    return f"{name} took back their last turn."
+def took_back_turns(name: str) -> Message:
+    return msg("{name} took back their last turn.", name=name)
 
 
-LOBBY_LINES = {
-    "join": "{name} sat down.",
-    "leave": "{name} left the table.",
-    "kick": "{name} was removed from the table by the host.",
-    "start": "The host started the game: empty seats are played by bots.",
-}
-
-
-def lobby_line(event: str, name: str | None) -> str | None:
+def lobby_line(event: str, name: str | None) -> Message | None:
     """The system line for a change of seats before the start (None: nothing to say)."""
-    text = LOBBY_LINES.get(event)
-    if text is None or ("{name}" in text and not name):
+    if event == "start":
+        return msg("The host started the game: empty seats are played by bots.")
+    if not name:
         return None
-    return text.format(name=name or "")
+    if event == "join":
+        return msg("{name} sat down.", name=name)
+    if event == "leave":
+        return msg("{name} left the table.", name=name)
+    if event == "kick":
+        return msg("{name} was removed from the table by the host.", name=name)
+    return None
 
 
-def ran_out(name: str, bot: str) -> str:
-    return f"{name} ran out of time: a bot ({bot}) plays for them until they take their seat back."
+def ran_out(name: str, bot: str) -> Message:
+    return msg("{name} ran out of time: a bot ({bot}) plays for them until they take their seat back.",
+               name=name, bot=bot)
 
 
-def disconnected(name: str, bot: str) -> str:
-    return f"{name} was away too long while to move: a bot ({bot}) plays for them until they take their seat back."
+def disconnected(name: str, bot: str) -> Message:
+    return msg("{name} was away too long while to move: a bot ({bot}) plays for them until they take their "
+               "seat back.", name=name, bot=bot)
 
 
-def returned(name: str) -> str:
-    return f"{name} took their seat back."
+def returned(name: str) -> Message:
+    return msg("{name} took their seat back.", name=name)
 
 
-def rematch_offered(name: str) -> str:
-    return f"{name} started a rematch: the seats move round one place, new deal."
+def rematch_offered(name: str) -> Message:
+    return msg("{name} started a rematch: the seats move round one place, new deal.", name=name)
 
 
-def rematch_proposed(name: str) -> str:
-    return f"{name} proposes a rematch: it starts when everyone accepts."
+def rematch_proposed(name: str) -> Message:
+    return msg("{name} proposes a rematch: it starts when everyone accepts.", name=name)
 
 
-def rematch_accepted(name: str) -> str:
-    return f"{name} accepts the rematch."
+def rematch_accepted(name: str) -> Message:
+    return msg("{name} accepts the rematch.", name=name)
 
 
-def rematch_declined(name: str) -> str:
-    return f"{name} declined the rematch."
+def rematch_declined(name: str) -> Message:
+    return msg("{name} declined the rematch.", name=name)
 
 
-def rematch_withdrawn(name: str) -> str:
-    return f"{name} withdrew the rematch proposal."
+def rematch_withdrawn(name: str) -> Message:
+    return msg("{name} withdrew the rematch proposal.", name=name)
 
 
-def resigned(name: str, bot: str) -> str:
-    return f"{name} resigned and takes the last place: a bot ({bot}) plays their seat to the end."
+def resigned(name: str, bot: str) -> Message:
+    return msg("{name} resigned and takes the last place: a bot ({bot}) plays their seat to the end.",
+               name=name, bot=bot)
 
 
-def resigned_end(name: str) -> str:
-    return f"{name} resigned: the game is over."
+def resigned_end(name: str) -> Message:
+    return msg("{name} resigned: the game is over.", name=name)
 
 
-def spectators_muted(on: bool) -> str:
-    return "The host muted spectators' chat." if on else "The host let spectators chat again."
+def spectators_muted(on: bool) -> Message:
+    return msg("The host muted spectators' chat.") if on else msg("The host let spectators chat again.")
+
+
+def table_closed(note: str) -> Message:
+    return msg("A moderator closed this table: {note} The game is not rated.", note=note)

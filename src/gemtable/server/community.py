@@ -40,6 +40,7 @@ from typing import Any, Callable
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from gemtable.core.i18n import SOURCE, languages, msg, msgn, render
 from gemtable.core.registry import get_game
 
 from . import mail
@@ -58,6 +59,7 @@ from .db import (
     utcnow,
 )
 from .hooks import TableHooks
+from .language import WEB_DOMAIN
 from .limits import RateLimiter
 from .table import LiveTable, Rejected
 from .tables import TableManager
@@ -97,64 +99,85 @@ def game_title(game_id: str) -> str:
         return game_id
 
 
-# -- mails (text and HTML; every name escaped in the HTML) ------------------------------------
-def _page(settings: mail.MailSettings, paragraphs: list[str], link: str, label: str, unsubscribe: str | None) -> str:
+# -- mails (text and HTML; every name escaped in the HTML), in the recipient's language ------------
+def _page(settings: mail.MailSettings, paragraphs: list[str], link: str, label: str, unsubscribe: str | None,
+          lang: str = SOURCE) -> str:
     body = "".join(f"<p>{p}</p>" for p in paragraphs)
-    foot = (f'<p style="color:#667;font-size:13px"><a href="{html.escape(unsubscribe)}">Stop these mails</a> · '
-            f'<a href="{html.escape(settings.site)}/settings">Mail settings</a></p>') if unsubscribe else ""
+    foot = (f'<p style="color:#667;font-size:13px"><a href="{html.escape(unsubscribe)}">'
+            f'{html.escape(render(msg("Stop these mails"), lang))}</a> · '
+            f'<a href="{html.escape(settings.site)}/settings">{html.escape(render(msg("Mail settings"), lang))}</a></p>'
+            ) if unsubscribe else ""
     return (f'<!doctype html><html><body style="font-family:sans-serif">{body}'
             f'<p><a href="{html.escape(link)}">{html.escape(label)}</a></p>{foot}</body></html>')
 
 
-def _foot_text(settings: mail.MailSettings, unsubscribe: str | None) -> str:
+def _foot_text(settings: mail.MailSettings, unsubscribe: str | None, lang: str = SOURCE) -> str:
     if not unsubscribe:
         return ""
-    return f"\n\n--\nStop these mails: {unsubscribe}\nMail settings: {settings.site}/settings\n"
+    return (f"\n\n--\n{render(msg('Stop these mails'), lang)}: {unsubscribe}\n"
+            f"{render(msg('Mail settings'), lang)}: {settings.site}/settings\n")
+
+
+def _bold(value: str) -> str:
+    return f"<b>{html.escape(value)}</b>"
 
 
 def turn_mail(settings: mail.MailSettings, game_id: str, table_id: str, others: list[str],
-              unsubscribe: str) -> tuple[str, str, str]:
+              unsubscribe: str, lang: str = SOURCE) -> tuple[str, str, str]:
     title = game_title(game_id)
     link = f"{settings.site}/table/{table_id}"
-    against = ", ".join(others) or "the bots"
-    subject = f"Your turn at {title}"
-    text = f"It is your turn at {title} (with {against}).\n\nOpen the table: {link}" + _foot_text(settings, unsubscribe)
-    page = _page(settings, [f"It is your turn at <b>{html.escape(title)}</b> (with {html.escape(against)})."],
-                 link, "Open the table", unsubscribe)
+    against = ", ".join(others) or render(msg("the bots"), lang)
+    subject = render(msg("Your turn at {title}", title=title), lang)
+    turn = "It is your turn at {title} (with {against})."
+    text = (render(msg(turn, title=title, against=against), lang) + "\n\n"
+            + render(msg("Open the table: {link}", link=link), lang) + _foot_text(settings, unsubscribe, lang))
+    page = _page(settings, [render(msg(turn, title=_bold(title), against=html.escape(against)), lang)],
+                 link, render(msg("Open the table"), lang), unsubscribe, lang)
     return subject, text, page
 
 
-def digest_mail(settings: mail.MailSettings, tables: list[tuple[str, str]], unsubscribe: str) -> tuple[str, str, str]:
-    subject = f"{len(tables)} game{'s' if len(tables) != 1 else ''} wait{'s' if len(tables) == 1 else ''} for your move"
+def digest_mail(settings: mail.MailSettings, tables: list[tuple[str, str]], unsubscribe: str,
+                lang: str = SOURCE) -> tuple[str, str, str]:
+    subject = render(msgn("{n} game waits for your move", "{n} games wait for your move", len(tables)), lang)
     lines = [f"- {game_title(g)}: {settings.site}/table/{t}" for t, g in tables]
-    text = "These tables wait for your move:\n\n" + "\n".join(lines) + _foot_text(settings, unsubscribe)
+    waiting = render(msg("These tables wait for your move:"), lang)
+    text = waiting + "\n\n" + "\n".join(lines) + _foot_text(settings, unsubscribe, lang)
     items = "".join(f'<li><a href="{html.escape(settings.site)}/table/{html.escape(t)}">{html.escape(game_title(g))}</a></li>'
                     for t, g in tables)
-    page = _page(settings, [f"These tables wait for your move:</p><ul>{items}</ul><p>"],
-                 f"{settings.site}/me", "All my games", unsubscribe)
+    page = _page(settings, [f"{html.escape(waiting)}</p><ul>{items}</ul><p>"],
+                 f"{settings.site}/me", render(msg("All my games"), lang), unsubscribe, lang)
     return subject, text, page
 
 
 def invite_mail(settings: mail.MailSettings, inviter: str, game_id: str, table_id: str,
-                unsubscribe: str) -> tuple[str, str, str]:
+                unsubscribe: str, lang: str = SOURCE) -> tuple[str, str, str]:
     title = game_title(game_id)
     link = f"{settings.site}/me"
-    subject = f"{inviter} invites you to {title}"
-    text = (f"{inviter} invites you to a seat at {title}.\n\nAccept or decline in My games: {link}"
-            + _foot_text(settings, unsubscribe))
-    page = _page(settings, [f"<b>{html.escape(inviter)}</b> invites you to a seat at <b>{html.escape(title)}</b>."],
-                 link, "Accept or decline in My games", unsubscribe)
+    subject = render(msg("{inviter} invites you to {title}", inviter=inviter, title=title), lang)
+    invites = "{inviter} invites you to a seat at {title}."
+    text = (render(msg(invites, inviter=inviter, title=title), lang) + "\n\n"
+            + render(msg("Accept or decline in My games: {link}", link=link), lang)
+            + _foot_text(settings, unsubscribe, lang))
+    page = _page(settings, [render(msg(invites, inviter=_bold(inviter), title=_bold(title)), lang)],
+                 link, render(msg("Accept or decline in My games"), lang), unsubscribe, lang)
     return subject, text, page
 
 
-def confirm_mail(settings: mail.MailSettings, name: str, link: str) -> tuple[str, str, str]:
-    subject = "Confirm your e-mail address for gemtable"
-    text = (f"Hello {name},\n\nconfirm that gemtable may send you mail at this address: {link}\n\n"
-            "If you did not ask for this, ignore this mail: nothing more will come.")
-    page = _page(settings, [f"Hello {html.escape(name)},", "confirm that gemtable may send you mail at this address.",
-                            "If you did not ask for this, ignore this mail: nothing more will come."],
-                 link, "Confirm my address", None)
+def confirm_mail(settings: mail.MailSettings, name: str, link: str, lang: str = SOURCE) -> tuple[str, str, str]:
+    subject = render(msg("Confirm your e-mail address for gemtable"), lang)
+    hello = "Hello {name},"
+    confirm = render(msg("confirm that gemtable may send you mail at this address"), lang)
+    ignore = render(msg("If you did not ask for this, ignore this mail: nothing more will come."), lang)
+    text = f"{render(msg(hello, name=name), lang)}\n\n{confirm}: {link}\n\n{ignore}"
+    page = _page(settings, [render(msg(hello, name=html.escape(name)), lang), html.escape(confirm) + ".", html.escape(ignore)],
+                 link, render(msg("Confirm my address"), lang), None)
     return subject, text, page
+
+
+def lang_of_player(s: Any, player_id: str) -> str:
+    """The language a player chose (language.py), English when none: what their mails are in."""
+    chosen = s.scalar(select(PlayerRow.lang).where(PlayerRow.id == player_id))
+    return chosen if chosen in languages(WEB_DOMAIN) else SOURCE
 
 
 # -- the community feature ----------------------------------------------------------------------
@@ -430,7 +453,7 @@ class Community(TableHooks):
         if self._over_hourly(s, pid, now):
             return False
         link, one_click = self.unsubscribe_links(addr.key)
-        subject, text, page = turn_mail(self.settings, game_id, table_id, others, link)
+        subject, text, page = turn_mail(self.settings, game_id, table_id, others, link, lang_of_player(s, pid))
         mail.queue(s, self.settings, pid, addr.address, "turn", subject, text, page, table_id, one_click)
         return True
 
@@ -464,7 +487,7 @@ class Community(TableHooks):
                     .where(TurnRow.player_id == pid, TableRow.status == "running").order_by(TurnRow.since).limit(50))]
                 if tables:
                     link, one_click = self.unsubscribe_links(addr.key)
-                    subject, text, page = digest_mail(self.settings, tables, link)
+                    subject, text, page = digest_mail(self.settings, tables, link, lang_of_player(s, pid))
                     mail.queue(s, self.settings, pid, addr.address, "digest", subject, text, page, None, one_click)
                     made += 1
                 s.commit()
@@ -564,7 +587,7 @@ class Community(TableHooks):
                       .values(status="dropped"))
             token = self.serializer("gemtable.mail-confirm").dumps(key)
             link = f"{self.settings.site}/mail/confirm#t={token}"
-            subject, text, page = confirm_mail(self.settings, player.name, link)
+            subject, text, page = confirm_mail(self.settings, player.name, link, lang_of_player(s, player.id))
             mail.queue(s, self.settings, player.id, address, "confirm", subject, text, page)
             s.commit()
 
@@ -756,7 +779,8 @@ class Community(TableHooks):
             addr = s.get(MailAddressRow, other.id)
             if row is None and addr is not None and addr.confirmed and addr.invites and not self._over_hourly(s, other.id, utcnow()):
                 link, one_click = self.unsubscribe_links(addr.key)
-                subject, text, page = invite_mail(self.settings, me.name, table.game.id, table.id, link)
+                subject, text, page = invite_mail(self.settings, me.name, table.game.id, table.id, link,
+                                                  lang_of_player(s, other.id))
                 mail.queue(s, self.settings, other.id, addr.address, "invite", subject, text, page, table.id, one_click)
             s.commit()
             return other.name

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
+    Text,
     create_engine,
     event,
     select,
@@ -130,6 +131,7 @@ class PlayerRow(Base):
     # until when a cookie of the format before sessions (the signed player id) still counts
     # for this guest; None: until the guest's first session (players.py explains)
     old_cookie_until: Mapped[dt.datetime | None] = mapped_column(DateTime, nullable=True, default=utcnow)
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)  # chosen language (language.py)
 
 
 class SessionRow(Base):
@@ -244,7 +246,8 @@ class Database:
         "gt_seats": {"player_id": "VARCHAR(32)", "open_seat": "BOOLEAN NOT NULL DEFAULT FALSE"},
         "gt_actions": {"nonce": "VARCHAR(16)"},
         "gt_table_play": {"alive_ms": "BIGINT"},
-        "gt_players": {"old_cookie_until": "TIMESTAMP"},
+        "gt_players": {"old_cookie_until": "TIMESTAMP", "lang": "VARCHAR(8)"},
+        "gt_chat": {"msg": "TEXT"},
     }
 
     @property
@@ -407,9 +410,11 @@ class ChatRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), index=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(40))
-    text: Mapped[str] = mapped_column(String(2000))
+    text: Mapped[str] = mapped_column(String(2000))  # a system line: its English text
     system: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    # a system line as its message (JSON, chat.py), so that every reader reads it in their language
+    msg: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class PlayRow(Base):

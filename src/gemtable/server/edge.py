@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .closes import CLOSE_FORBIDDEN, CLOSE_MALFORMED, CLOSE_TOO_BIG
 from .limits import Limits, body_nests_deeper
 from .origins import OriginCheck
+from . import language
 from .table import Rejected
 
 log = logging.getLogger("gemtable.server")
@@ -216,9 +217,11 @@ def install_error_handlers(app: FastAPI) -> None:
     """Every refusal and failure answered as ``{"error": code, "detail": sentence}``."""
 
     @app.exception_handler(Rejected)
-    async def _rejected(_request: Request, exc: Rejected):
+    async def _rejected(request: Request, exc: Rejected):
         headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-        return error_response(exc.code, exc.message, exc.status, headers)
+        # a refusal written as a message reads in the reader's language (language.py)
+        detail = exc.text(language.of(request)) if exc.localized is not None or exc.rendered else exc.message
+        return error_response(exc.code, detail, exc.status, headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError):

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, Callable
 import orjson
 
 from .closes import CLOSE_SEAT_LOST, CLOSE_SLOW
-from .table import SEAT_LOST
+from gemtable.core.i18n import SOURCE, render
+
+from .table import SEAT_LOST_MSG
 
 if TYPE_CHECKING:  # pragma: no cover
     from .table import LiveTable
@@ -67,6 +69,7 @@ class Subscriber:
         # the player whose browser opened it (its cookie; None: no player): a spectator is known
         # by it alone (a ban closes the banned player's spectator sockets too)
         self.player: str | None = None
+        self.lang = SOURCE  # the language its page reads (language.py): its log, prompts and refusals
         self.writer: asyncio.Task | None = None
 
     def start(self) -> None:
@@ -154,23 +157,24 @@ def broadcast(table: LiveTable) -> None:
     if not table.subscribers:
         return
     summary = table.summary()
-    shared: dict[int, str] = {}  # spectators' messages (encoded once) by the version they saw
+    shared: dict[tuple[int, str], str] = {}  # spectators' messages (encoded once) by version seen and language
     for sub in list(table.subscribers):
         if not table.holds(sub):
             revoke(table, sub)
         elif sub.seat is None:
-            msg = shared.get(sub.sent_version)
+            key = (sub.sent_version, sub.lang)
+            msg = shared.get(key)
             if msg is None:
-                msg = shared[sub.sent_version] = encode_message(table.payload(None, sub.sent_version, summary))
+                msg = shared[key] = encode_message(table.payload(None, sub.sent_version, summary, sub.lang))
             _push_state(table, sub, msg)
         else:
-            _push_state(table, sub, table.payload(sub.seat, sub.sent_version, summary))
+            _push_state(table, sub, table.payload(sub.seat, sub.sent_version, summary, sub.lang))
 
 def send_state(table: LiveTable, sub: Subscriber) -> None:
     if not table.holds(sub):
         revoke(table, sub)
         return
-    _push_state(table, sub, table.payload(sub.seat, sub.sent_version))
+    _push_state(table, sub, table.payload(sub.seat, sub.sent_version, lang=sub.lang))
 
 def revoke(table: LiveTable, sub: Subscriber) -> None:
     """End a connection whose seat is no longer its holder's: it gets an ``error``
@@ -181,7 +185,8 @@ def revoke(table: LiveTable, sub: Subscriber) -> None:
     holder's connections before anything of the seat reaches them."""
     table.subscribers.discard(sub)
     sub.end(CLOSE_SEAT_LOST, "this seat is no longer yours",
-            {"type": "error", "code": "seat_lost", "message": SEAT_LOST, "version": table.version})
+            {"type": "error", "code": "seat_lost", "message": render(SEAT_LOST_MSG, sub.lang),
+             "version": table.version})
 
 def _push_state(table: LiveTable, sub: Subscriber, msg: dict[str, Any] | str) -> None:
     sub.sent_version = table.version

@@ -341,7 +341,7 @@ class Moderation(TableHooks):
         note = clean_reason(note, "note") or "Closed by a moderator."
         table = await self.m.get(table_id)  # 404 when there is none
         await self._close(table, admin, note)
-        await self.inplay.system_line(table, f"A moderator closed this table: {note} The game is not rated.")
+        await self.inplay.system_line(table, chatmod.table_closed(note))
         self.m.broadcast(table)
         return {"table": table_id, "closed": True, "note": note}
 

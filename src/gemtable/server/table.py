@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from gemtable.core import Game, Match, State, event_for, format_text
+from gemtable.core import Game, Match, State, event_for, format_text, i18n
 
 from .hooks import TableHooks
 
@@ -27,21 +27,41 @@ log = logging.getLogger("gemtable.server")
 R = TypeVar("R")
 
 MAX_MESSAGE_TEXT = 300  # characters of an error message (never echo unbounded input)
-SEAT_LOST = ("This seat is no longer yours: you left it, the host removed you, or it was given to "
-             "another player. You can still watch the table.")
+SEAT_LOST_MSG = i18n.msg("This seat is no longer yours: you left it, the host removed you, or it was given to "
+                         "another player. You can still watch the table.")
+SEAT_LOST = SEAT_LOST_MSG["m"]
 
 
 class Rejected(Exception):
-    """A request the server refuses; ``code`` is machine-readable, message for people."""
+    """A request the server refuses; ``code`` is machine-readable, message for people.
 
-    def __init__(self, code: str, message: str, status: int = 400, retry_after: int | None = None) -> None:
-        if len(message) > MAX_MESSAGE_TEXT:
-            message = message[: MAX_MESSAGE_TEXT - 1] + "…"
+    ``message`` may be a message (gemtable.core.i18n): ``message`` is then its English text
+    and ``text(lang)`` renders it in a reader's language, from ``domains`` (a game's
+    refusals come with the game's catalogues)."""
+
+    def __init__(self, code: str, message: str | i18n.Message, status: int = 400, retry_after: int | None = None,
+                 domains: Any = (i18n.CORE_DOMAIN,), rendered: dict[str, str] | None = None) -> None:
+        self.localized = message if i18n.is_message(message) else None
+        self.rendered = rendered or {}  # texts already in a language (a game's check(p, a, lang))
+        self.domains = tuple(domains)
+        message = _cut(i18n.render(message) if self.localized is not None else message)
         super().__init__(message)
         self.retry_after = retry_after
         self.code = code
         self.message = message
         self.status = status
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang`` (English: ``message`` itself)."""
+        if lang in self.rendered:
+            return _cut(self.rendered[lang] or self.message)
+        if self.localized is None or lang == i18n.SOURCE:
+            return self.message
+        return _cut(i18n.render(self.localized, lang, self.domains))
+
+
+def _cut(message: str) -> str:
+    return message if len(message) <= MAX_MESSAGE_TEXT else message[: MAX_MESSAGE_TEXT - 1] + "…"
 
 
 @dataclass
@@ -208,8 +228,12 @@ class LiveTable:
         self.hooks.summary(self, out)
         return out
 
-    def log_entries(self, viewer: int | None, start: int, stop: int | None = None) -> list[dict[str, Any]]:
+    def log_entries(self, viewer: int | None, start: int, stop: int | None = None,
+                    lang: str = i18n.SOURCE) -> list[dict[str, Any]]:
+        """The log as ``viewer`` may see it, each text rendered in ``lang`` (an event stores its
+        text as a message; one stored by an older version as a string shows as it is)."""
         names = self.names
+        domains = self.game.domains
         out: list[dict[str, Any]] = []
         stop = len(self.events) if stop is None else stop
         for move in range(max(0, start), stop):
@@ -219,14 +243,16 @@ class LiveTable:
                 if seen is None:
                     continue
                 entry = {k: v for k, v in seen.items() if k not in ("only", "public")}
-                entry["text"] = format_text(seen.get("text", ""), names)
+                entry["text"] = format_text(seen.get("text", ""), names, lang, domains)
                 entry["move"] = move
                 entry.setdefault("seat", seat)
                 out.append(entry)
         return out
 
-    def payload(self, viewer: int | None, since: int = -1, summary: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The message a seat (or a spectator) receives: its own view and legal actions.
+    def payload(self, viewer: int | None, since: int = -1, summary: dict[str, Any] | None = None,
+                lang: str = i18n.SOURCE) -> dict[str, Any]:
+        """The message a seat (or a spectator) receives: its own view and legal actions, its
+        words (log, prompt, actions) in ``lang``.
 
         ``summary``: this table's ``summary()`` when the caller already built it (a broadcast
         builds it once for every subscriber; the dict is shared, never modified).
@@ -237,12 +263,20 @@ class LiveTable:
         prompt = None
         if viewer is not None and viewer in movers and not self.waiting:
             describe = getattr(state, "action_text", None)
-            legal = [
-                {"id": a.id, "type": a.type, "json": a.to_json(),
-                 "text": describe(viewer, a) if describe else a.text}
-                for a in self.legal(viewer)
-            ]
-            prompt = state.prompt(viewer)
+            if lang == i18n.SOURCE:  # (English: the kernel's default argument, as every game takes it)
+                legal = [
+                    {"id": a.id, "type": a.type, "json": a.to_json(),
+                     "text": describe(viewer, a) if describe else a.text}
+                    for a in self.legal(viewer)
+                ]
+                prompt = state.prompt(viewer)
+            else:
+                legal = [
+                    {"id": a.id, "type": a.type, "json": a.to_json(),
+                     "text": describe(viewer, a, lang) if describe else a.text}
+                    for a in self.legal(viewer)
+                ]
+                prompt = state.prompt(viewer, lang)
         reset = since < 0
         msg: dict[str, Any] = {
             "type": "state",
@@ -253,11 +287,11 @@ class LiveTable:
             "view": state.view(viewer),
             "to_move": movers,
             "prompt": prompt,
-            "waiting_prompt": (WAITING_NOTE if self.waiting else
-                               None if prompt or not movers else waiting_for(self, movers)),
+            "waiting_prompt": (i18n.render(WAITING_NOTE, lang) if self.waiting else
+                               None if prompt or not movers else waiting_for(self, movers, lang)),
             "legal": legal,
             "log_reset": reset,
-            "log": self.log_entries(viewer, 0 if reset else since),
+            "log": self.log_entries(viewer, 0 if reset else since, lang=lang),
             "over": self.over,
             "result": self.result() if self.over else None,
         }
@@ -273,14 +307,17 @@ class LiveTable:
         return res
 
 
-WAITING_NOTE = "The game starts when every seat is taken or when the host starts it."
+WAITING_NOTE = i18n.msg("The game starts when every seat is taken or when the host starts it.")
 SEED_NOTE = ("The deal was fixed by the table's creator, who chose its seed: "
              "they can know every hidden card and the order of what is drawn.")
 
 
-def waiting_for(table: LiveTable, movers: list[int]) -> str:
+def waiting_for(table: LiveTable, movers: list[int], lang: str = i18n.SOURCE) -> str:
     names = [table.seats[p].name for p in movers]
-    return "Waiting for " + " and ".join(names) + "."
+    if len(names) == 1:
+        return i18n.render(i18n.msg("Waiting for {name}.", name=names[0]), lang)
+    return i18n.render(i18n.msg("Waiting for {names} and {last}.", names=" and ".join(names[:-1]) if lang == i18n.SOURCE
+                                else ", ".join(names[:-1]), last=names[-1]), lang)
 
 
 def result_of(state: State) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import update
 
-from gemtable.core import IllegalAction, Match
+from gemtable.core import IllegalAction, Match, i18n
 from gemtable.core.errors import GemtableError
 from gemtable.core.registry import all_games, get_game
 
@@ -39,7 +39,7 @@ from .hub import Subscriber
 from .limits import MAX_NAME, BotLimitError, Limits, check_bot_spec, clean_name, shown
 from .replica import Replica
 from .storage import Storage
-from .table import SEAT_LOST, SEED_NOTE, LiveTable, Rejected, Seat, creator_key, is_checkpoint
+from .table import SEAT_LOST, SEAT_LOST_MSG, SEED_NOTE, LiveTable, Rejected, Seat, creator_key, is_checkpoint
 
 log = logging.getLogger("gemtable.server")
 
@@ -60,7 +60,7 @@ class TableManager:
         self.limits = limits or Limits()
         self.tables: dict[str, LiveTable] = {}
         self.loading: set[str] = set()  # tables being read in (notices heard meanwhile are kept)
-        self._replays: dict[str, dict[str, Any]] = {}
+        self._replays: dict[str, dict[str, dict[str, Any]]] = {}  # table id -> language -> replay
         self._load_lock = asyncio.Lock()
         self.closing = False
         self._maintenance: asyncio.Task | None = None
@@ -317,7 +317,8 @@ class TableManager:
 
     # -- actions -------------------------------------------------------------
     async def submit(self, table: LiveTable, seat: int, data: Any, version: Any,
-                     bot_epoch: int | None = None, token: str | None = None) -> list[dict[str, Any]]:
+                     bot_epoch: int | None = None, token: str | None = None,
+                     lang: str = i18n.SOURCE) -> list[dict[str, Any]]:
         """Validate, apply, commit, broadcast.  Raises Rejected (nothing changes).
 
         ``bot_epoch``: a bot's move, refused (stale) if the seat was taken back or a move
@@ -329,7 +330,7 @@ class TableManager:
             raise Rejected("malformed", "An action message must carry the integer 'version' it was chosen at.", 422)
         for _attempt in range(4):
             try:
-                return await self._submit_once(table, seat, data, version, bot_epoch, token)
+                return await self._submit_once(table, seat, data, version, bot_epoch, token, lang)
             except Conflict:
                 # another worker changed the table first: catch this copy up, then judge the
                 # action again (still valid when only another seat's simultaneous pick came first)
@@ -339,33 +340,37 @@ class TableManager:
         raise Rejected("stale", "The table changed while your action was stored: look again and choose anew.", 409)
 
     async def _submit_once(self, table: LiveTable, seat: int, data: Any, version: int,
-                           bot_epoch: int | None, token: str | None = None) -> list[dict[str, Any]]:
+                           bot_epoch: int | None, token: str | None = None,
+                           lang: str = i18n.SOURCE) -> list[dict[str, Any]]:
         async with table.lock:
             if token is not None and not table.token_holds(seat, token):
-                raise Rejected("seat_lost", SEAT_LOST, 403)
+                raise Rejected("seat_lost", SEAT_LOST_MSG, 403)
             if table.over:
-                raise Rejected("over", "The game is over: no more actions can be taken.", 409)
+                raise Rejected("over", i18n.msg("The game is over: no more actions can be taken."), 409)
             if table.waiting:
-                raise Rejected("waiting", "The game has not started: it waits for players to join "
-                               "or for the host to start it.", 409)
+                raise Rejected("waiting", i18n.msg("The game has not started: it waits for players to join "
+                                                   "or for the host to start it."), 409)
             if bot_epoch is not None and not self.bots.may_move(table, seat, bot_epoch):
                 raise Rejected("stale", "The seat's player plays it again (or a move was taken back).", 409)
             if version > table.version or version < table.decision_since[seat]:
                 raise Rejected(
                     "stale",
-                    f"That action was chosen at move {version}, but the table is at move {table.version} "
-                    "and your choices have changed since: look again and choose anew.",
+                    i18n.msg("That action was chosen at move {chosen}, but the table is at move {now} "
+                             "and your choices have changed since: look again and choose anew.",
+                             chosen=version, now=table.version),
                     409,
                 )
+            domains = table.game.domains
             try:
                 action = table.game.action_from_json(data)
             except IllegalAction as exc:
-                raise Rejected("illegal", exc.reason, 409) from None
+                raise Rejected("illegal", exc.message, 409, domains=domains) from None
             except Exception:
-                raise Rejected("malformed", "The action is not a valid JSON action object.", 422) from None
+                raise Rejected("malformed", i18n.msg("The action is not a valid JSON action object."), 422) from None
             reason = table.state.check(seat, action)
-            if reason is not None:
-                raise Rejected("illegal", reason, 409)
+            if reason is not None:  # English is the refusal's message; the seat reads it in its language
+                raise Rejected("illegal", reason, 409, rendered={lang: table.state.check(seat, action, lang)}
+                               if lang != i18n.SOURCE else None)
             checkpoint = is_checkpoint(table.state, seat, action)  # asked before applying
             movers = table.state.to_move()
             # apply to a copy: while the commit is under way, readers still see the last stored state
@@ -373,7 +378,7 @@ class TableManager:
             try:
                 events = after.apply(seat, action)
             except IllegalAction as exc:
-                raise Rejected("illegal", exc.reason, 409) from None
+                raise Rejected("illegal", exc.message, 409, domains=domains) from None
             except Exception:
                 log.exception("engine error on %s at table %s", action, table.id)
                 raise Rejected("engine_error", "The game engine failed on that action; nothing changed.", 500) from None
@@ -532,11 +537,11 @@ class TableManager:
         await self.storage.close()
 
     # -- replays -------------------------------------------------------------
-    async def replay(self, table: LiveTable) -> dict[str, Any]:
-        """Every position of a finished game as the public sees it."""
+    async def replay(self, table: LiveTable, lang: str = i18n.SOURCE) -> dict[str, Any]:
+        """Every position of a finished game as the public sees it, its log in ``lang``."""
         if not table.over:
-            raise Rejected("running", "The replay opens when the game is over.", 409)
-        cached = self._replays.get(table.id)
+            raise Rejected("running", i18n.msg("The replay opens when the game is over."), 409)
+        cached = self._replays.get(table.id, {}).get(lang)
         if cached is not None:
             return cached
         frames = []
@@ -546,7 +551,7 @@ class TableManager:
                 "move": i,
                 "view": state.view(None),
                 "to_move": list(state.to_move()),
-                "log": table.log_entries(None, i - 1, i) if i else [],
+                "log": table.log_entries(None, i - 1, i, lang) if i else [],
                 "actor": table.match.actions[i - 1][0] if i else None,
             })
         data = {
@@ -557,6 +562,6 @@ class TableManager:
         }
         if len(self._replays) > 32:
             self._replays.pop(next(iter(self._replays)))
-        self._replays[table.id] = data
+        self._replays.setdefault(table.id, {})[lang] = data
         return data
 

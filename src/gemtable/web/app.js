@@ -15,6 +15,8 @@ import { hintBox } from "./hints.js";
 import { analysisPanel } from "./analysis.js";
 import * as stats from "./stats.js"; // statistics on profiles and leaderboards (stats.js)
 import * as tournaments from "./tournaments.js"; // tournaments: the list, create, register, standings (tournaments.js)
+import * as i18n from "./i18n.js";
+import { t, tn } from "./i18n.js";
 
 const app = document.getElementById("app");
 let games = [];
@@ -1300,8 +1302,58 @@ function setupMenu() {
   window.addEventListener("popstate", () => setOpen(false));
 }
 
+// -- language ---------------------------------------------------------------------------
+// index.html's own words, in the page's language (the shell is the same file for every language)
+function translateStatic() {
+  const set = (sel, text, attr) => { const el = document.querySelector(sel); if (el) { if (attr) el.setAttribute(attr, text); else el.textContent = text; } };
+  const lead = (sel, text) => { const el = document.querySelector(sel); if (el && el.lastChild && el.lastChild.nodeType === 3) el.lastChild.textContent = ` ${text}`; };
+  set("#menu-button", t("Menu: games and settings"), "aria-label");
+  set('.nav-main a[href="/"]', t("Lobby"));
+  set("#nav-me", t("My games"));
+  set("#nav-leaderboard", t("Leaderboard"));
+  set(".nav-rules .nav-label", t("Rules:"));
+  set("#lang-picker", t("Language"), "aria-label");
+  lead(".settings label:nth-child(1)", t("colour-blind patterns"));
+  set(".settings label:nth-child(1)", t("Draw gem and glass colours with patterns too"), "title");
+  lead(".settings label:nth-child(2)", t("sound on my turn"));
+  set(".settings label:nth-child(2)", t("Play a short sound when it becomes your turn"), "title");
+  lead(".settings label:nth-child(3)", t("animations"));
+  set(".settings label:nth-child(3)", t("Show where pieces and cards move from and to (also off when your system asks for reduced motion)"), "title");
+  const loading = app.querySelector("p.muted");
+  if (loading) loading.textContent = t("Loading…");
+  set("footer.foot", t("An unofficial fan implementation. Game names belong to their publishers; rules summaries are our own words."));
+}
+
+// The header's language picker: the languages the site offers, each in its own language.
+// A choice is kept by the server (a cookie; an account also keeps it) and the page reloads in it.
+async function setupLanguagePicker() {
+  const picker = document.getElementById("lang-picker");
+  if (!picker) return;
+  let offer;
+  try { offer = await api("/api/i18n"); } catch { return; }
+  if (!offer || !Array.isArray(offer.languages) || offer.languages.length < 2) return;
+  picker.replaceChildren(...offer.languages.map((l) => h("option", { value: l.code, text: l.name, lang: l.code })));
+  picker.value = i18n.lang;
+  picker.hidden = false;
+  picker.addEventListener("change", async () => {
+    try {
+      await api("/api/i18n/choice", { method: "POST", body: { lang: picker.value } });
+      location.reload();
+    } catch (err) { toast(err.message); picker.value = i18n.lang; }
+  });
+}
+
 // -- start --------------------------------------------------------------------------
 async function start() {
+  const root = document.documentElement;
+  await i18n.load(root.lang || "en", root.dataset.catalogue); // the page's words before anything is drawn
+  if (i18n.lang !== "en") translateStatic();
+  setupLanguagePicker();
+  online.onLanguage((code) => { // an account's choice, made in another browser: reload in it (once)
+    if (!code || code === i18n.lang || sessionStorage.getItem("gt.langReload") === code) return;
+    sessionStorage.setItem("gt.langReload", code);
+    location.reload();
+  });
   setupMenu();
   const toggle = document.getElementById("patterns-toggle");
   toggle.checked = patternsOn();

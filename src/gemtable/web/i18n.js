@@ -29,10 +29,11 @@ export function useCatalogue(code, messages) {
   document.documentElement.lang = code;
 }
 
-export async function load(code) {
+// `url`: the catalogue's versioned address the shell names (and preloads) on <html data-catalogue>
+export async function load(code, url) {
   if (!code || code === "en") { useCatalogue("en", {}); return; }
   try {
-    const r = await fetch(`/api/i18n/${encodeURIComponent(code)}`, { credentials: "same-origin" });
+    const r = await fetch(url || `/api/i18n/${encodeURIComponent(code)}`, { credentials: "same-origin" });
     if (!r.ok) throw new Error(String(r.status));
     const data = await r.json();
     useCatalogue(data.lang || code, data.messages);

@@ -19,11 +19,16 @@ function setPlayer(player) {
   for (const fn of [...listeners]) { try { fn(me.player); } catch (err) { console.error(err); } }
 }
 
+let languageListener = null;
+// `fn(code)` is told the language an account chose (the server already set this browser's cookie to it)
+export function onLanguage(fn) { languageListener = fn; }
+
 export async function loadMe() {
   try {
     const res = await fetch("/api/me"); // as the shell preloads it (no extra header)
     if (res.ok) {
       const data = await res.json();
+      if (data && data.lang && languageListener) languageListener(data.lang);
       me.supported = true;
       me.loaded = true;
       setPlayer(data && data.player);

@@ -12,9 +12,11 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
+
+from gemtable.core.i18n import msg, render
 from starlette.websockets import WebSocketDisconnect
 
-from .. import inplay, lobby
+from .. import inplay, language, lobby
 from ..closes import CLOSE_FORBIDDEN, CLOSE_GONE, CLOSE_MALFORMED, CLOSE_NOT_FOUND, CLOSE_RATE, CLOSE_TOO_BIG
 from ..deps import TOKEN_IN_URL, client_address, get_identity, get_inplay, get_limits, get_manager, header_token, seat_of
 from ..edge import abort_connection
@@ -88,6 +90,7 @@ async def table_socket(ws: WebSocket, table_id: str):
                      on_drop=on_drop, token=token if seat is not None else None)
     sub.address = client_address(ws)  # chat rate limits of spectators (inplay.py)
     sub.player = await identity.player_id(ws)  # (a ban closes the player's sockets: moderation.py)
+    sub.lang = language.of(ws)  # its page's language (the handshake's cookie and Accept-Language)
     sub.start()
     if seat is not None:
         await manager.mark_joined(table, table.seats[seat])
@@ -162,19 +165,19 @@ async def handle(manager: TableManager, play: inplay.InPlay, table: LiveTable, s
     elif kind == "action":
         if sub.seat is None:
             sub.push({"type": "error", "code": "spectator",
-                      "message": "Spectators cannot act: open the table with a seat's invite link."})
+                      "message": render(msg("Spectators cannot act: open the table with a seat's invite link."), sub.lang)})
             return
         if "action" not in data or "version" not in data:
             sub.push({"type": "error", "code": "malformed",
                       "message": "An action message needs 'action' (the action's JSON) and 'version'."})
             return
         try:
-            await manager.submit(table, sub.seat, data["action"], data["version"], token=sub.token)
+            await manager.submit(table, sub.seat, data["action"], data["version"], token=sub.token, lang=sub.lang)
         except Rejected as exc:
             if exc.code == "seat_lost":
                 manager.revoke(table, sub)
                 return
-            sub.push({"type": "error", "code": exc.code, "message": exc.message, "version": table.version})
+            sub.push({"type": "error", "code": exc.code, "message": exc.text(sub.lang), "version": table.version})
             if exc.code == "stale":
                 manager.send_state(table, sub)
     elif kind in inplay.MESSAGES:  # chat, undo, take_seat, mute_spectators (inplay.py)

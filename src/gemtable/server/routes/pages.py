@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, Response
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from .. import language
 from ..assets import IMMUTABLE, Assets, accepts_gzip
 from ..db import TableRow
 from ..edge import CSP, error_response
@@ -56,9 +57,9 @@ async def _game_of(request: Request, table_id: str) -> str | None:
 
 
 def _answer(request: Request, body: bytes, media_type: str, headers: dict[str, str], etag: str,
-            gzipped: bytes | None = None) -> Response:
+            gzipped: bytes | None = None, vary: str = "Accept-Encoding") -> Response:
     """``body`` (or its gzip form to a client that accepts it), 304 to a client that has it."""
-    headers = dict(headers, ETag=etag, Vary="Accept-Encoding")
+    headers = dict(headers, ETag=etag, Vary=vary)
     if etag in [t.strip() for t in request.headers.get("if-none-match", "").split(",")]:
         return Response(status_code=304, headers=headers)
     if gzipped is not None and accepts_gzip(request.headers.get("accept-encoding")):
@@ -80,12 +81,21 @@ async def index(request: Request) -> Response:
     m = re.match(r"^/rules/([A-Za-z0-9_-]+)$", path)
     if m and assets.get(f"games/{m.group(1)}.js"):
         modules.append(f"games/{m.group(1)}.js")
-    text = assets.shell(modules, data).encode()
+    # the page in the reader's language (language.py): ``<html lang>`` names it, and the shell
+    # preloads its catalogue under a versioned address (cached for a year)
+    lang = language.of(request)
+    if lang != "en":
+        data.append(f"/api/i18n/{lang}?v={language.web_catalogue(lang).version}")
+    shell = assets.shell(modules, data)
+    if lang != "en":
+        shell = shell.replace('<html lang="en">', f'<html lang="{lang}" data-catalogue="{data[-1]}">', 1)
+    text = shell.encode()
     etag = '"' + hashlib.sha256(text).hexdigest()[:16] + '"'
     csp = CSP.replace("script-src 'self'", f"script-src 'self' {assets.csp_hash()}")
     return _answer(request, text, "text/html; charset=utf-8",
                    {"Cache-Control": "no-cache", "Content-Security-Policy": csp}, etag,
-                   gzip.compress(text, 6) if len(text) > 512 else None)
+                   gzip.compress(text, 6) if len(text) > 512 else None,
+                   vary="Accept-Encoding, Accept-Language, Cookie")
 
 
 # every address of the shell (the lobby, a table, a replay, a game's rules, the players' pages)

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from .. import language
 from ..deps import client_address, get_identity
 from ..db import PlayerRow
 from ..players import (
@@ -48,7 +49,13 @@ async def me(request: Request, response: Response, identity: Identity = Depends(
     who = await identity.who(request)
     if who.old:  # a guest's cookie from before sessions: from now on a session cookie
         await identity.start_session(request, response, who.player.id)
-    return {"player": public(who.player)}
+    out: dict[str, Any] = {"player": public(who.player)}
+    chosen = who.player.lang if who.player is not None else None
+    if chosen in language.offered():  # an account's choice follows it to every browser
+        out["lang"] = chosen
+        if request.cookies.get(language.COOKIE) != chosen:
+            language.set_cookie(request, response, chosen)
+    return out
 
 @router.post("/api/me", tags=["players"],
           summary="Pick a name (a new guest gets the gt_player cookie) or rename this browser's player",

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from gemtable.core import IllegalAction
 
-from .. import hints, lobby
+from .. import hints, language, lobby
 from ..deps import (
     client_address,
     get_identity,
@@ -127,7 +127,7 @@ def router(limits: Limits) -> APIRouter:
     async def table_state(table_id: str, request: Request,
                           x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
         table, seat = await seat_of(request, table_id, header_token(request))
-        return table.payload(seat)
+        return table.payload(seat, lang=language.of(request))
 
     @api.post("/api/tables/{table_id}/actions", tags=["tables"],
               summary="Play an action for the seat whose token is given (body or header)",
@@ -143,8 +143,9 @@ def router(limits: Limits) -> APIRouter:
         banned = None if moderation is None else await moderation.seat_banned(table, seat)
         if banned is not None:  # a banned player's seat
             raise banned
-        await manager.submit(table, seat, body.action, body.version, token=token)
-        return table.payload(seat)
+        lang = language.of(request)
+        await manager.submit(table, seat, body.action, body.version, token=token, lang=lang)
+        return table.payload(seat, lang=lang)
 
     # "why not?" is asked per tap: each seat at the rate of its table messages (``ws_rate``)
     why_limiter = RateLimiter(limits.ws_rate, limits.ws_burst)
@@ -171,14 +172,15 @@ def router(limits: Limits) -> APIRouter:
         except IllegalAction:
             raise Rejected("no_such_action", f"{table.game.title} has no action {shown(body.action, 80)}.", 400) from None
         # State.explain: worked out from this seat's view alone (nothing hidden can show)
-        reason = table.state.explain(seat, action)
+        lang = language.of(request)
+        reason = table.state.explain(seat, action) if lang == "en" else table.state.explain(seat, action, lang)
         return {"legal": reason is None, "reason": reason, "version": table.version}
 
     @api.get("/api/tables/{table_id}/replay", tags=["replays"],
              summary="Every position of a finished game (public views and log)")
-    async def replay(table_id: str, manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
+    async def replay(table_id: str, request: Request, manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
         table = await manager.get(table_id)
-        return await manager.replay(table)
+        return await manager.replay(table, language.of(request))
 
     @api.get("/api/tables/{table_id}/match", tags=["replays"],
              summary="The match file of a finished game (for `gemtable replay`)")
