@@ -103,19 +103,19 @@ async def table_socket(ws: WebSocket, table_id: str):
         while close is None and sub.dropped is None:  # dropped: sub.dropped holds the close code
             receiving = True
             try:
-                msg = await ws.receive()  # (no task per message: a drop cancels this wait)
+                incoming = await ws.receive()  # (no task per message: a drop cancels this wait)
             except asyncio.CancelledError:
                 if woken and reader is not None and reader.uncancel() == 0:
                     break  # cancelled by on_drop alone
                 raise  # the server is stopping
             finally:
                 receiving = False
-            if msg["type"] == "websocket.disconnect":
+            if incoming["type"] == "websocket.disconnect":
                 break
             if not bucket.take():
                 close = (CLOSE_RATE, f"too many messages: at most {limits.ws_rate:g} a second")
                 break
-            text = msg.get("text")
+            text = incoming.get("text")
             if text is None:
                 close = (CLOSE_MALFORMED, "send JSON text frames, not binary")
                 break
