@@ -35,7 +35,6 @@ JS_KEYWORDS = {"t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 
 PENDING = {
     "sintra": "Azul: Stained Glass of Sintra's catalogue games/sintra/locale/<lang>.po is not written yet",
-    "diamonds_club": "Diamonds Club's catalogue games/diamonds_club/locale/<lang>.po is not written yet",
     "mille_fiori": "Mille Fiori's catalogue games/mille_fiori/locale/<lang>.po is not written yet",
     "web": "the web client's catalogue web/locale/<lang>.po is not written yet",
 }
