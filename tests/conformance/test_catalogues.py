@@ -34,8 +34,6 @@ JS_KEYWORDS = {"t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 """How the web client's messages are marked (web/i18n.js)."""
 
 PENDING = {
-    "glassworks": "River Valley Glassworks' catalogue games/glassworks/locale/<lang>.po is not written yet",
-    "diamonds_club": "Diamonds Club's catalogue games/diamonds_club/locale/<lang>.po is not written yet",
     "web": "the web client's catalogue web/locale/<lang>.po is not written yet",
 }
 """Domains whose translation is under way, with what is missing (see the module's text)."""

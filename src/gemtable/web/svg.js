@@ -8,7 +8,7 @@ export function s(tag, attrs = {}, children = []) {
   const el = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
-    if (k === "text") el.textContent = String(v);
+    if (k === "text") el.textContent = unshy(v); // SVG text never breaks: soft hyphens are not drawn
     else if (k === "onclick") el.addEventListener("click", v);
     else el.setAttribute(k, String(v));
   }
@@ -186,4 +186,51 @@ export function raiseSmallText(root, px = MIN_TEXT_PX) {
     const size = parseFloat(getComputedStyle(t).fontSize);
     if (scale > 0 && size * scale < px) t.style.fontSize = `${px / scale}px`;
   }
+}
+
+// Long words.  A translation may mark where a long word may break with a soft hyphen
+// (U+00AD: "Spring\u00adbrunnen", see docs/TRANSLATING.md).  SVG text is never broken
+// by the browser, so a renderer that lays a label out in lines asks wrapWords for them;
+// anywhere else the soft hyphens are simply not drawn (s() drops them).
+export const SHY = "\u00ad";
+
+// `text` without its soft hyphens.
+export function unshy(text) {
+  return String(text).replace(/\u00ad/g, "");
+}
+
+// `text` in lines of at most `max` characters: words wrap at spaces, and a word longer than
+// the room left breaks only at its soft hyphens, with a hyphen drawn at the break
+// ("Spring-" / "brunnen"); a word without one that does not fit stays whole on its own line
+// (the caller may then shrink the font).  The lines carry no soft hyphens.
+export function wrapWords(text, max) {
+  const lines = [];
+  let line = "";
+  const room = () => max - line.length - (line ? 1 : 0);
+  for (const word of String(text).split(" ").filter((w) => w)) {
+    const plain = unshy(word);
+    if (plain.length <= room()) { line = line ? `${line} ${plain}` : plain; continue; }
+    const parts = word.split(SHY);
+    if (parts.length > 1) {
+      // as many syllables as fit (with the hyphen) on this line, the rest on the next ones
+      let i = 0;
+      while (i < parts.length) {
+        let j = i, piece = parts[i];
+        while (j + 1 < parts.length && (piece + parts[j + 1]).length + (j + 2 < parts.length ? 1 : 0) <= (line ? room() : max)) {
+          j += 1;
+          piece += parts[j];
+        }
+        const last = j === parts.length - 1;
+        if (!last && piece.length + 1 > (line ? room() : max) && line) { lines.push(line); line = ""; continue; }
+        line = line ? `${line} ${piece}` : piece;
+        if (!last) { lines.push(`${line}-`); line = ""; }
+        i = j + 1;
+      }
+      continue;
+    }
+    if (line) lines.push(line);
+    line = plain;
+  }
+  if (line || !lines.length) lines.push(line);
+  return lines;
 }

@@ -123,3 +123,18 @@ def test_a_whole_game_reads_in_german(players):
     view = state.view(0)
     view["prompt"] = state.prompt(0, "de")
     _check_german(_rendered(render_text(view, 0, "de")), "final terminal view")
+
+
+def test_explain_words_in_german_and_english():
+    names = GAME.value_feature_names
+    before, after = [0.0] * len(names), [0.0] * len(names)
+    after[names.index("points")] = 0.5
+    after[names.index("coins")] = -0.5
+    english = GAME.explain(before, after)
+    german = GAME.explain(before, after, lang="de")
+    assert english[0].startswith("+") and english[0].endswith(" points")
+    assert german[0].startswith("+") and german[0].endswith(" Punkte")
+    assert german[1].endswith(" Münzen ausgegeben") and english[1].endswith(" coins spent")
+    one = [0.0] * len(names)
+    one[names.index("mandatory_missing")] = 1.0
+    assert GAME.explain([0.0] * len(names), one, lang="de") == ["ein Pflichtfeld bleibt leer"]

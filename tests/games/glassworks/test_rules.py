@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from gemtable.core import IllegalAction, Rng, canonical
+from gemtable.core.game import format_text
 from gemtable.games.glassworks import GAME
 from gemtable.games.glassworks.rules import (
     COLOURS, GATHER, MAIN, NCOL, ORDER, OVER, OVERFLOW, PASS_ACT, SHAPES,
@@ -467,7 +468,7 @@ def test_events_describe_the_turn():
     events = s.apply(0, act("gather", tile="square"))
     types = [e["type"] for e in events]
     assert types == ["gather", "column", "river"]  # the tile flows after the glass is placed
-    assert "{P0} gathers the square tile: orange heart." == events[0]["text"]
+    assert "{P0} gathers the square tile: orange heart." == format_text(events[0]["text"], [])
 
 
 def test_columns_per_player_are_independent():

@@ -21,7 +21,8 @@ BUILDINGS = ("fountain", "orangery", "pavilion", "rose_garden")
 
 
 def _say(message, lang: str) -> str:
-    return render(message, lang, L.DOMAINS)
+    # soft hyphens mark where the web may break a long word; a terminal shows words whole
+    return render(message, lang, L.DOMAINS).replace("\u00ad", "")
 
 
 def short_goods(token: str, lang: str = SOURCE) -> str:

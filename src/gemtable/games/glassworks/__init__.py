@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gemtable.core import Game, Option
+from gemtable.core.i18n import mark
 
 from .data import DATA
 from .features import LAYOUT as OBSERVATION_LAYOUT
@@ -32,28 +33,28 @@ GAME = Game(
             "overflow_counts_toward_end",
             True,
             (True, False),
-            "Pieces put in overflow raise the inventory count that triggers the end (true, as in "
-            "the rules summary we follow); false: only glassworks pieces count (the publisher's "
-            "later rulebook).",
-            label="Pieces put in overflow count toward the end of the game",
-            choice_labels=("Yes: overflow pieces count too", "No: only glassworks pieces count"),
+            mark("Pieces put in overflow raise the inventory count that triggers the end (true, as in "
+                 "the rules summary we follow); false: only glassworks pieces count (the publisher's "
+                 "later rulebook)."),
+            label=mark("Pieces put in overflow count toward the end of the game"),
+            choice_labels=(mark("Yes: overflow pieces count too"), mark("No: only glassworks pieces count")),
         ),
         Option(
             "pair_on_own_tile",
             False,
             (False, True),
-            "Two pieces of one shape placed as one count as a piece of any other shape (false, as "
-            "in the rules summary we follow); true: the pair may also go on the tile of its own "
-            "shape (as the later online rules help allows).",
-            label="A pair placed as one may go on the tile of its own shape",
-            choice_labels=("No: only on another shape's tile", "Yes: on any tile"),
+            mark("Two pieces of one shape placed as one count as a piece of any other shape (false, as "
+                 "in the rules summary we follow); true: the pair may also go on the tile of its own "
+                 "shape (as the later online rules help allows)."),
+            label=mark("A pair placed as one may go on the tile of its own shape"),
+            choice_labels=(mark("No: only on another shape's tile"), mark("Yes: on any tile")),
         ),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",
-    owners="River Valley Glassworks is designed by Ben Pinchback, Matt Riddle and Adam Hill and "
-    "published by Allplay.",
-    summary="Place glass in the river and gather the tile beside it, or draw from the lake; build "
-    "colour columns and full rows in your glassworks, and avoid overflow.",
+    owners=mark("River Valley Glassworks is designed by Ben Pinchback, Matt Riddle and Adam Hill and "
+                "published by Allplay."),
+    summary=mark("Place glass in the river and gather the tile beside it, or draw from the lake; build "
+                 "colour columns and full rows in your glassworks, and avoid overflow."),
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
     play_path=str(Path(__file__).with_name("PLAY.md")),

@@ -21,7 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from gemtable.core import Action, ActionSpace, Game, Rng, State
+from gemtable.core.i18n import Message, msg, msgn, render
 
+from . import labels as L
 from .data import DATA
 
 GAME_ID = "glassworks"
@@ -111,6 +113,27 @@ OVERFLOW_ACT = tuple(
 )
 PASS_ACT = _add(K_PASS, -1, -1, -1, "pass", "pass (no legal action)")
 INFO_T = tuple(INFO)
+
+
+def action_message(action: Action) -> Message:
+    """An action's plain text (``action.text``) as a message."""
+    kind, a, b, c = INFO_T[action.id]
+    if kind == K_PLACE:
+        return msg("place {piece} on the {tile}", piece=L.a_piece(a), tile=L.TILE[SHAPE_OF[a]])
+    if kind == K_PAIR:
+        return msg("place {pieces} on the {tile}", pieces=L.pair(COLOUR_OF[a], COLOUR_OF[b], SHAPE_OF[a]),
+                   tile=L.TILE[c])
+    if kind == K_GATHER:
+        return msg("gather the {tile}", tile=L.TILE[a])
+    if kind == K_COLUMN:
+        return msg("open the next column with {colour}", colour=L.COLOUR[a])
+    if kind == K_LAKE:
+        return msg("draw {count} from the lake, leaving {piece}", count=LAKE_TAKE, piece=L.the_piece(a))
+    if kind == K_LAKE_ALL:
+        return msg("draw every piece left in the lake")
+    if kind == K_OVERFLOW:
+        return msg("put {piece} from the satchel in overflow", piece=L.the_piece(a))
+    return msg("pass (no legal action)")
 
 # Caches of the MAIN-phase actions by satchel (one per pair rule) and by lake content
 # (pure functions of them).
@@ -420,18 +443,19 @@ class GlassworksState(State):
             self.satchels[player] = _remove(self.satchels[player], a)
             self.tiles[SHAPE_OF[a]] = self.tiles[SHAPE_OF[a]] + (a,)
             if log is not None:
-                log.append(self._event(player, "place", f"{{P{player}}} places {A_PIECE[a]} "
-                                       f"on the {SHAPES[SHAPE_OF[a]]} tile", pieces=[PIECE_NAME[a]],
-                                       tile=SHAPES[SHAPE_OF[a]]))
+                log.append(self._event(player, "place", msg(
+                    "{player} places {piece} on the {tile}.", player=L.seat(player), piece=L.a_piece(a),
+                    tile=L.TILE[SHAPE_OF[a]]), pieces=[PIECE_NAME[a]], tile=SHAPES[SHAPE_OF[a]]))
             done = self._after_place(player, SHAPE_OF[a], log)
         elif kind == K_PAIR:
             sat = _remove(self.satchels[player], a)
             self.satchels[player] = _remove(sat, b)
             self.tiles[c] = self.tiles[c] + (a, b)
             if log is not None:
-                log.append(self._event(player, "place", f"{{P{player}}} places {A_PIECE[a]} and "
-                                       f"{A_PIECE[b]} as one piece on the {SHAPES[c]} tile",
-                                       pieces=[PIECE_NAME[a], PIECE_NAME[b]], tile=SHAPES[c]))
+                log.append(self._event(player, "place", msg(
+                    "{player} places {first} and {second} as one piece on the {tile}.", player=L.seat(player),
+                    first=L.a_piece(a), second=L.a_piece(b), tile=L.TILE[c]),
+                    pieces=[PIECE_NAME[a], PIECE_NAME[b]], tile=SHAPES[c]))
             done = self._after_place(player, c, log)
         elif kind == K_GATHER:
             done = self._gather(player, a, log)
@@ -447,21 +471,23 @@ class GlassworksState(State):
                 self.lake = ()
             self.satchels[player] = _insert(self.satchels[player], taken)
             if log is not None:
-                log.append(self._event(player, "lake", f"{{P{player}}} draws from the lake: "
-                                       + ", ".join(PIECE_NAME[x] for x in taken),
-                                       pieces=[PIECE_NAME[x] for x in taken]))
+                log.append(self._event(player, "lake", msg(
+                    "{player} draws from the lake: {pieces}.", player=L.seat(player), pieces=L.pieces(taken)),
+                    pieces=[PIECE_NAME[x] for x in taken]))
             done = self._satchel_overflow(player, log)
         elif kind == K_OVERFLOW:
             self.satchels[player] = _remove(self.satchels[player], a)
             self._to_overflow(player, COLOUR_OF[a])
             if log is not None:
-                log.append(self._event(player, "overflow", f"{{P{player}}} puts {A_PIECE[a]} from "
-                                       "the full satchel in overflow", pieces=[PIECE_NAME[a]]))
+                log.append(self._event(player, "overflow", msg(
+                    "{player} puts {piece} from the full satchel in overflow.", player=L.seat(player),
+                    piece=L.a_piece(a)), pieces=[PIECE_NAME[a]]))
             done = self._satchel_overflow(player, log)
         else:  # K_PASS
             self.passes += 1
             if log is not None:
-                log.append(self._event(player, "pass", f"{{P{player}}} has no legal action and passes"))
+                log.append(self._event(player, "pass", msg("{player} has no legal action and passes.",
+                                                           player=L.seat(player))))
             done = True
         if kind != K_PASS:
             self.passes = 0
@@ -572,9 +598,11 @@ class GlassworksState(State):
         self.placed = -1
         self.gathered = tile
         if log is not None:
-            got = ", ".join(PIECE_NAME[x] for x in pieces) or "nothing (the tile was empty)"
-            log.append(self._event(player, "gather", f"{{P{player}}} gathers the {SHAPES[tile]} tile: {got}",
-                                   tile=SHAPES[tile], pieces=[PIECE_NAME[x] for x in pieces]))
+            text = (msg("{player} gathers the {tile}: {pieces}.", player=L.seat(player), tile=L.TILE[tile],
+                        pieces=L.pieces(pieces)) if pieces else
+                    msg("{player} gathers the {tile}: nothing (the tile was empty).", player=L.seat(player),
+                        tile=L.TILE[tile]))
+            log.append(self._event(player, "gather", text, tile=SHAPES[tile], pieces=[PIECE_NAME[x] for x in pieces]))
         new = []
         for code in pieces:
             colour = COLOUR_OF[code]
@@ -598,9 +626,11 @@ class GlassworksState(State):
         self.tiles[tile] = refill
         self.gathered = -1
         if log is not None:
-            log.append({"type": "river", "text": f"The {SHAPES[tile]} tile flows to the start of the river "
-                        f"and receives {len(refill)} piece(s) from the bag: "
-                        + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)") + ".",
+            text = (msg("The {tile} flows to the start of the river and receives {n} piece(s) from the bag: "
+                        "{pieces}.", tile=L.TILE[tile], n=len(refill), pieces=L.pieces(refill)) if refill else
+                    msg("The {tile} flows to the start of the river and receives {n} piece(s) from the bag: "
+                        "none (the bag is empty).", tile=L.TILE[tile], n=0))
+            log.append({"type": "river", "text": text,
                         "river": [SHAPES[t] for t in river], "refill": [PIECE_NAME[x] for x in refill]})
 
     def _to_column(self, player: int, col: int, colour: int, log: list | None) -> None:
@@ -611,9 +641,9 @@ class GlassworksState(State):
         else:
             self._to_overflow(player, colour)
             if log is not None:
-                log.append(self._event(player, "overflow", f"{{P{player}}}'s {COLOURS[colour]} column is "
-                                       f"full: the {COLOURS[colour]} piece goes to overflow",
-                                       colour=COLOURS[colour]))
+                log.append(self._event(player, "overflow", msg(
+                    "{player}'s {colour} column is full: the {colour} piece goes to overflow.",
+                    player=L.seat(player), colour=L.COLOUR[colour]), colour=COLOURS[colour]))
 
     def _to_overflow(self, player: int, colour: int) -> None:
         self.overflow[player] = self.overflow[player] + (colour,)
@@ -629,12 +659,11 @@ class GlassworksState(State):
                 for colour in self.pending:
                     self._to_overflow(player, colour)
                 if log is not None:
-                    k = len(self.pending)
-                    what = ", ".join(COLOURS[x] for x in self.pending)
-                    log.append(self._event(player, "overflow", f"{{P{player}}} has no unused column: "
-                                           f"{k} new-colour piece{'s' if k > 1 else ''} ({what}) "
-                                           f"go{'' if k > 1 else 'es'} to overflow",
-                                           colours=[COLOURS[x] for x in self.pending]))
+                    log.append(self._event(player, "overflow", msgn(
+                        "{player} has no unused column: {n} new-colour piece ({colours}) goes to overflow.",
+                        "{player} has no unused column: {n} new-colour pieces ({colours}) go to overflow.",
+                        n=len(self.pending), player=L.seat(player), colours=L.colours(self.pending)),
+                        colours=[COLOURS[x] for x in self.pending]))
                 self.pending = ()
                 break
             if len(distinct) > 1:
@@ -651,8 +680,9 @@ class GlassworksState(State):
         col = self.free_column(player)
         self.colcol[player * NCOL + col] = colour
         if log is not None:
-            log.append(self._event(player, "column", f"{{P{player}}} starts column {col + 1} with "
-                                   f"{COLOURS[colour]}", column=col + 1, colour=COLOURS[colour]))
+            log.append(self._event(player, "column", msg(
+                "{player} starts column {column} with {colour}.", player=L.seat(player), column=col + 1,
+                colour=L.COLOUR[colour]), column=col + 1, colour=COLOURS[colour]))
         rest = []
         for x in self.pending:
             if x == colour:
@@ -676,15 +706,16 @@ class GlassworksState(State):
                 self._to_overflow(player, COLOUR_OF[code])
             self.satchels[player] = satchel[excess:]
             if log is not None:
-                log.append(self._event(player, "overflow", f"{{P{player}}}'s satchel is full: {excess} "
-                                       f"{PIECE_NAME[satchel[0]]}(s) go to overflow",
-                                       pieces=[PIECE_NAME[x] for x in satchel[:excess]]))
+                log.append(self._event(player, "overflow", msg(
+                    "{player}'s satchel is full: {n} {piece}(s) go to overflow.", player=L.seat(player), n=excess,
+                    piece=L.piece(satchel[0])), pieces=[PIECE_NAME[x] for x in satchel[:excess]]))
         refill = self._draw_up_to(LAKE_SIZE - len(self.lake))
         self.lake = tuple(sorted(self.lake + refill))
         if log is not None:
-            log.append({"type": "lake", "text": f"The lake is refilled from the bag with {len(refill)} "
-                        "piece(s): " + (", ".join(PIECE_NAME[x] for x in refill) or "none (the bag is empty)") + ".",
-                        "refill": [PIECE_NAME[x] for x in refill]})
+            text = (msg("The lake is refilled from the bag with {n} piece(s): {pieces}.", n=len(refill),
+                        pieces=L.pieces(refill)) if refill else
+                    msg("The lake is refilled from the bag with {n} piece(s): none (the bag is empty).", n=0))
+            log.append({"type": "lake", "text": text, "refill": [PIECE_NAME[x] for x in refill]})
         self.phase = MAIN
         return True
 
@@ -694,18 +725,19 @@ class GlassworksState(State):
         self.end_turn = (self.turn // n + 2) * n
         if log is not None:
             who = [p for p in range(n) if self.inventory[p] >= TRIGGER]
-            log.append({"type": "end_triggered", "player": who[0],
-                        "text": f"{{P{who[0]}}} reaches an inventory of {TRIGGER}: the end is triggered. "
-                        "This round is finished and one more round is played, without lake draws."})
+            log.append({"type": "end_triggered", "player": who[0], "text": msg(
+                "{player} reaches an inventory of {n}: the end is triggered. This round is finished and one "
+                "more round is played, without lake draws.", player=L.seat(who[0]), n=TRIGGER)})
         for p in range(n):
             short = TOP_UP - len(self.satchels[p])
             if short > 0:
                 drawn = self._draw_up_to(short)
                 self.satchels[p] = _insert(self.satchels[p], drawn)
                 if log is not None:
-                    log.append(self._event(p, "top_up", f"{{P{p}}} tops the satchel up to {TOP_UP} from the "
-                                           "bag: " + (", ".join(PIECE_NAME[x] for x in drawn) or "none"),
-                                           pieces=[PIECE_NAME[x] for x in drawn]))
+                    text = (msg("{player} tops the satchel up to {n} from the bag: {pieces}.", player=L.seat(p),
+                                n=TOP_UP, pieces=L.pieces(drawn)) if drawn else
+                            msg("{player} tops the satchel up to {n} from the bag: none.", player=L.seat(p), n=TOP_UP))
+                    log.append(self._event(p, "top_up", text, pieces=[PIECE_NAME[x] for x in drawn]))
 
     def _end_turn(self, log: list | None) -> None:
         n = self.num_players
@@ -715,14 +747,13 @@ class GlassworksState(State):
         if (self.end_turn >= 0 and self.turn >= self.end_turn) or self.passes >= n:
             self.phase = OVER
             if log is not None:
-                reason = ("the final round is over" if self.passes < n
-                          else "no player has a legal action left")
-                log.append({"type": "game_over", "text": f"The game ends: {reason}.",
-                            "scores": self.scores(), "ranking": self.ranking()})
+                text = (msg("The game ends: the final round is over.") if self.passes < n
+                        else msg("The game ends: no player has a legal action left."))
+                log.append({"type": "game_over", "text": text, "scores": self.scores(), "ranking": self.ranking()})
 
-    def _event(self, player: int, type: str, text: str, **extra: Any) -> dict[str, Any]:
-        # every log line is a sentence ending with a full stop
-        ev = {"type": type, "player": player, "text": text if text.endswith((".", "!", "?")) else text + "."}
+    def _event(self, player: int, type: str, text: Message, **extra: Any) -> dict[str, Any]:
+        # text: a message, a whole sentence ending with a full stop
+        ev = {"type": type, "player": player, "text": text}
         ev.update(extra)
         return ev
 
@@ -745,75 +776,88 @@ class GlassworksState(State):
         return (-len(self.overflow[player]),)
 
     def tiebreak_explained(self, lang: str = "en") -> str:
-        return "Equal scores: fewer pieces in overflow wins; still equal: the victory is shared."
+        return self.say(msg("Equal scores: fewer pieces in overflow wins; still equal: the victory is shared."), lang)
 
     # -- information ---------------------------------------------------------------------------
     def prompt(self, player: int, lang: str = "en") -> str:
+        return self.say(self.prompt_message(player), lang)
+
+    def prompt_message(self, player: int | None) -> Message:
+        """What ``player`` must decide now (None: a spectator's line), as a message."""
         if self.phase == OVER:
-            return "The game is over."
+            return msg("The game is over.")
+        if player is None:
+            return msg("Seat {seat} to play.", seat=self.current + 1)
         if player != self.current:
-            return f"Wait for seat {self.current + 1} to play."
+            return msg("Wait for seat {seat} to play.", seat=self.current + 1)
         if self.phase == MAIN:
             acts = self.legal_actions(player)
             if acts == [PASS_ACT]:
-                return "You have no legal action: pass."
+                return msg("You have no legal action: pass.")
             if self.end_turn >= 0:
-                return "Place glass in the river (the lake is closed for the final rounds)."
-            return "Place glass in the river, or draw from the lake."
+                return msg("Place glass in the river (the lake is closed for the final rounds).")
+            return msg("Place glass in the river, or draw from the lake.")
         if self.phase == GATHER:
-            return "Choose the river tile next to your glass to gather from."
+            return msg("Choose the river tile next to your glass to gather from.")
         if self.phase == ORDER:
-            return "Choose which new colour opens your next free column."
-        return f"Your satchel holds at most {CAPACITY}: choose a piece to put in overflow."
+            return msg("Choose which new colour opens your next free column.")
+        return msg("Your satchel holds at most {n}: choose a piece to put in overflow.", n=CAPACITY)
+
+    def action_text(self, player: int, action: Action, lang: str = "en") -> str:
+        return action.text if lang == "en" else self.say(action_message(action), lang)
 
     def why_illegal(self, player: int, action: Action, lang: str = "en") -> str:
+        return self.say(self.why_illegal_message(player, action), lang)
+
+    def why_illegal_message(self, player: int, action: Action) -> Message:
+        """:meth:`why_illegal` as a message."""
         kind, a, b, c = INFO_T[action.id]
         phase = self.phase
         if phase == GATHER:
             if kind == K_GATHER:
-                names = " or ".join(f"the {SHAPES[t]} tile" for t in self.gather_options())
-                return (f"You gather from a river tile next to the {SHAPES[self.placed]} tile where you "
-                        f"placed ({names}), never from the lake or a tile further away.")
-            return "You placed glass in the river: now choose the adjacent tile to gather from."
+                return msg("You gather from a river tile next to the {tile} where you placed ({tiles}), never "
+                           "from the lake or a tile further away.", tile=L.TILE[self.placed],
+                           tiles=L.either([L.THE_TILE[t] for t in self.gather_options()]))
+            return msg("You placed glass in the river: now choose the adjacent tile to gather from.")
         if phase == ORDER:
             if kind == K_COLUMN:
-                names = ", ".join(COLOURS[x] for x in sorted(set(self.pending)))
-                return (f"Only a colour you just gathered that has no column yet ({names}) can open "
-                        "the next column.")
-            return "Choose which new colour opens your next free column first."
+                return msg("Only a colour you just gathered that has no column yet ({colours}) can open "
+                           "the next column.", colours=L.colours(sorted(set(self.pending))))
+            return msg("Choose which new colour opens your next free column first.")
         if phase == OVERFLOW:
             if kind == K_OVERFLOW:
-                return (f"Your satchel holds no {PIECE_NAME[a]}: only pieces in the satchel can go to "
-                        "overflow.")
-            return f"Your satchel holds more than {CAPACITY} pieces: choose a piece to put in overflow."
+                return msg("Your satchel holds no {piece}: only pieces in the satchel can go to overflow.",
+                           piece=L.piece(a))
+            return msg("Your satchel holds more than {n} pieces: choose a piece to put in overflow.", n=CAPACITY)
         # MAIN
         satchel = self.satchels[player]
         if kind == K_PLACE:
-            return f"You can only place glass from your satchel, and it holds no {PIECE_NAME[a]}."
+            return msg("You can only place glass from your satchel, and it holds no {piece}.", piece=L.piece(a))
         if kind == K_PAIR:
             need = 2 if a == b else 1
             if satchel.count(a) < need or satchel.count(b) < need:
-                return (f"Placing two pieces as one needs both the {PIECE_NAME[a]} and the {PIECE_NAME[b]} "
-                        "(two pieces of one shape) in your satchel.")
-            shape = SHAPES[SHAPE_OF[a]]
-            return (f"Two {shape}s count as one piece of another shape, so they cannot go on the {shape} "
-                    f"tile: place a single {shape} there instead.")
+                return msg("Placing two pieces as one needs both the {first} and the {second} (two pieces of "
+                           "one shape) in your satchel.", first=L.piece(a), second=L.piece(b))
+            shape = SHAPE_OF[a]
+            return msg("Two {shapes} count as one piece of another shape, so they cannot go on the {tile}: "
+                       "place a single {shape} there instead.", shapes=L.SHAPES[shape], tile=L.TILE[shape],
+                       shape=L.SHAPE[shape])
         if kind in (K_LAKE, K_LAKE_ALL):
             if self.end_turn >= 0:
-                return "Drawing from the lake is not allowed once the end of the game has been triggered."
+                return msg("Drawing from the lake is not allowed once the end of the game has been triggered.")
             if not self.lake:
-                return "The lake is empty: there is nothing to draw."
+                return msg("The lake is empty: there is nothing to draw.")
             if kind == K_LAKE and len(self.lake) <= LAKE_TAKE:
-                return f"The lake holds only {len(self.lake)} piece(s): you take them all."
+                return msg("The lake holds only {n} piece(s): you take them all.", n=len(self.lake))
             if kind == K_LAKE:
-                return f"The lake holds no {PIECE_NAME[a]} to leave behind."
-            return (f"The lake holds {len(self.lake)} pieces: you take exactly {LAKE_TAKE}, choosing the "
-                    "one to leave.")
+                return msg("The lake holds no {piece} to leave behind.", piece=L.piece(a))
+            return msg("The lake holds {n} pieces: you take exactly {take}, choosing the one to leave.",
+                       n=len(self.lake), take=LAKE_TAKE)
         if kind == K_PASS:
-            return "You may pass only when you have no legal action."
+            return msg("You may pass only when you have no legal action.")
         if satchel or self.lake:
-            return "Start your turn: place glass in the river or draw from the lake."
-        return "You have no legal action: pass."
+            return msg("Start your turn: place glass in the river or draw from the lake.")
+        return msg("You have no legal action: pass.")
 
     def view(self, player: int | None) -> dict[str, Any]:
         n = self.num_players
@@ -842,8 +886,7 @@ class GlassworksState(State):
             "phase": PHASE_NAMES[self.phase],
             "to_move": list(self.to_move()),
             "current": self.current,
-            "prompt": self.prompt(player) if player is not None else
-            ("The game is over." if self.phase == OVER else f"Seat {self.current + 1} to play."),
+            "prompt": render(self.prompt_message(player)),
             "turn": self.turn,
             "round": self.turn // n + 1,
             "river": [

@@ -16,7 +16,7 @@
 // forest: then the piles come first and the boards, with nothing to tap, after your
 // panel); the market and the other players' panels follow.
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable, wrapWords, unshy } from "../svg.js";
 import { t, tn, tp, lang } from "../i18n.js";
 
 const GEMS = ["blue", "yellow", "green", "red", "diamond"];
@@ -152,7 +152,7 @@ function wrap(text, max) {
 // A font size (at most `max`) that fits `text` into `width` (about 0.62 em a
 // character: bold text, on the safe side).
 function fit(text, width, max) {
-  return Math.max(7.5, Math.min(max, width / (String(text).length * 0.62)));
+  return Math.max(7.5, Math.min(max, width / (unshy(text).length * 0.62)));
 }
 
 function gem(x, y, r, c, ctx) {
@@ -331,11 +331,11 @@ export function render(el, ctx) {
     builds.forEach((e, k) => {
       const px = bx + 8 + k * (bpw + 4);
       const full = nameOf(e.json.tile);
-      const label = bpw < 60 ? full.split(" ")[0].slice(0, 6) : full;
+      const label = bpw < 60 ? unshy(full).split(" ")[0].slice(0, 6) : full;
       const pg = s("g", {}, [
         s("rect", { x: px, y: y + 24, width: bpw, height: 18, rx: 9, fill: "#2f8a4f" }),
         s("rect", { class: "hl", x: px - 2, y: y + 22, width: bpw + 4, height: 22, rx: 11 }),
-        s("text", { x: px + bpw / 2, y: y + 37, "text-anchor": "middle", "font-size": label.length * 10.5 * (/^[A-ZÄÖÜ]/.test(label) ? 0.68 : 0.55) > bpw - 4 ? fit(label, bpw - 4, 10.5) : 10.5, "font-weight": 700, fill: "#fff", text: label }),
+        s("text", { x: px + bpw / 2, y: y + 37, "text-anchor": "middle", "font-size": unshy(label).length * 10.5 * (/^[A-ZÄÖÜ]/.test(label) ? 0.68 : 0.55) > bpw - 4 ? fit(label, bpw - 4, 10.5) : 10.5, "font-weight": 700, fill: "#fff", text: label }),
       ]);
       g.appendChild(clickable(pg, e, ctx.act, e.text));
     });
@@ -379,21 +379,10 @@ function boardCards(boards, W) {
 }
 
 // Lines of `text` at font size f that fit `width` (about 0.6 em a character, bold); a word
-// longer than a line (German compounds: "Springbrunnen") is split with a hyphen.
+// longer than a line (German compounds: "Springbrunnen") breaks where the catalogue marks
+// a syllable with a soft hyphen ("Spring-", "brunnen"; svg.js wrapWords).
 function wrapTo(text, width, f) {
-  const max = Math.max(1, Math.floor(width / (f * 0.6)));
-  return wrap(String(text).split(" ").flatMap((wd) => split(wd, max)).join(" "), max);
-}
-
-// A word of more than `max` characters in pieces of about equal length, each but the last
-// ending in a hyphen ("Spring-", "brunnen").
-function split(word, max) {
-  if (word.length <= max || max < 4) return [word];
-  const pieces = Math.ceil((word.length - 1) / (max - 1));
-  const size = Math.ceil(word.length / pieces);
-  const out = [];
-  for (let i = 0; i < word.length; i += size) out.push(word.slice(i, i + size) + (i + size < word.length ? "-" : ""));
-  return out;
+  return wrapWords(text, Math.max(1, Math.floor(width / (f * 0.6))));
 }
 
 // One price board on a narrow board, its top at y0 + c.y.  A board of one tile is a
@@ -458,7 +447,7 @@ function piles(v, ctx, bx, y, bw, boxH, narrow) {
     const e = findLegal(ctx.legal, { type: "forest_pile", pile: name })[0];
     // on a phone a pile shows its full name, the tiles left on a second line
     const ph = narrow ? boxH - 30 : 18;
-    const label = narrow ? [nameOf(name), String(v.tile_piles[name])] : [`${nameOf(name).split(" ")[0].slice(0, 5)} ${v.tile_piles[name]}`];
+    const label = narrow ? [nameOf(name), String(v.tile_piles[name])] : [`${unshy(nameOf(name)).split(" ")[0].slice(0, 5)} ${v.tile_piles[name]}`];
     const f = narrow ? Math.max(fmin, 11) : fit(label[0], pw - 4, 9.5);
     const lines = label;
     const pg = s("g", { class: "tile-pile", "data-pile": name }, [
@@ -618,8 +607,8 @@ function park(x, y, w, pl, p, narrow) {
     const bname = nameOf(b);
     const nf = Math.max(fit(bname, mw - 6, 11.5), fmin);
     const ink = done ? "#fff" : "#a02a1c", faint = done ? "#ffffffcc" : "#c0392b";
-    const lines = narrow || bname.length * nf * 0.66 > mw - 6
-      ? wrap(bname, 1).flatMap((wd) => split(wd, Math.floor((mw - 6) / (nf * 0.62)) - (wd.length >= 10 ? 2 : 0))).slice(0, 2).map((wd, j, all) => ({ t: done && j === all.length - 1 ? `${wd} ✓` : wd, f: nf, w: 800, c: ink }))
+    const lines = narrow || unshy(bname).length * nf * 0.66 > mw - 6
+      ? bname.split(" ").flatMap((wd) => wrapWords(wd, Math.floor((mw - 6) / (nf * 0.62)) - (unshy(wd).length >= 10 ? 2 : 0))).slice(0, 2).map((wd, j, all) => ({ t: done && j === all.length - 1 ? `${wd} ✓` : wd, f: nf, w: 800, c: ink }))
       : [{ t: bname, f: nf, w: 800, c: ink }, { t: done ? t("built ✓") : t("still empty"), f: 10, w: 700, c: faint }];
     lines.forEach((l, j) => sg.appendChild(s("text", { x: mx + mw / 2, y: my + 15 + j * 14, "text-anchor": "middle", "font-size": l.f, "font-weight": l.w, fill: l.c, text: l.t })));
     sg.appendChild(s("title", { text: done ? t("mandatory {name} space: built", { name: bname }) : t("mandatory {name} space: still empty — only a {name} can cover it; without it the player is not scored", { name: bname }) }));
