@@ -65,3 +65,13 @@ def test_play_and_replay_in_german(tmp_path, lang):
     again = runner.invoke(app, ["--lang", lang, "replay", str(save)])
     assert again.exit_code == 0, again.output
     assert "Personen, Startwert 3" in again.output and "Punkte:" in again.output
+
+
+def test_the_terminal_drops_soft_hyphens_a_translator_put_in_long_words():
+    import io
+
+    from gemtable.cli.lang import TermConsole
+
+    out = io.StringIO()
+    TermConsole(file=out, width=80).print("baut einen Spring\u00adbrunnen")
+    assert out.getvalue() == "baut einen Springbrunnen\n"

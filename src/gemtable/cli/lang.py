@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from typer.core import TyperGroup
 
 from gemtable.core import GemtableError, i18n
@@ -80,3 +81,12 @@ class TranslatedGroup(TyperGroup):
         use(lang)
         translate_help(self, lang)
         return super().make_context(info_name, args, parent=parent, **extra)
+
+
+class TermConsole(Console):
+    """A Rich console for texts from the catalogues: the soft hyphens (U+00AD) a translator
+    puts where a long word may break on a narrow board are dropped, since many terminals draw
+    them as a visible "-" in the middle of a word."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        super().print(*(o.replace("\u00ad", "") if isinstance(o, str) else o for o in objects), **kwargs)

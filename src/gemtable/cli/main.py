@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
@@ -47,7 +46,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
 )
-console = Console(highlight=False)
+console = cli_lang.TermConsole(highlight=False)
 LANG = i18n.SOURCE
 """The language of this run's texts (set by the global ``--lang`` option or the environment)."""
 

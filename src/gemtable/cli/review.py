@@ -7,16 +7,15 @@ import time
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from gemtable.core import Match, MatchFileError
 from gemtable.core.i18n import msg, msgn
 from gemtable.core.registry import get_game
 
-from .lang import language, say
+from .lang import TermConsole, language, say
 
-console = Console(highlight=False)
+console = TermConsole(highlight=False)
 BARS = "▁▂▃▄▅▆▇█"
 
 
