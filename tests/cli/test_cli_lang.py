@@ -75,3 +75,18 @@ def test_the_terminal_drops_soft_hyphens_a_translator_put_in_long_words():
     out = io.StringIO()
     TermConsole(file=out, width=80).print("baut einen Spring\u00adbrunnen")
     assert out.getvalue() == "baut einen Springbrunnen\n"
+
+
+def test_soft_hyphens_are_dropped_from_tables_too():
+    import io
+
+    from rich.table import Table
+
+    from gemtable.cli.lang import TermConsole
+
+    out = io.StringIO()
+    table = Table()
+    table.add_column("Bau")
+    table.add_row("Rosen\u00adgarten")
+    TermConsole(file=out, width=40).print(table)
+    assert "Rosengarten" in out.getvalue() and "\u00ad" not in out.getvalue()

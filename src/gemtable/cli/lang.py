@@ -10,6 +10,7 @@ parses anything, so ``gemtable --lang de play --help`` reads German too.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -83,10 +84,30 @@ class TranslatedGroup(TyperGroup):
         return super().make_context(info_name, args, parent=parent, **extra)
 
 
+class _WithoutSoftHyphens:
+    """A text stream that drops soft hyphens on their way to the real one (looked up at each
+    write, so a test's captured stdout is followed)."""
+
+    def __init__(self, stream: Any = None) -> None:
+        self._stream = stream
+
+    def _target(self) -> Any:
+        return self._stream if self._stream is not None else sys.stdout
+
+    def write(self, text: str) -> int:
+        return self._target().write(text.replace("\u00ad", ""))
+
+    def flush(self) -> None:
+        self._target().flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._target(), name)
+
+
 class TermConsole(Console):
     """A Rich console for texts from the catalogues: the soft hyphens (U+00AD) a translator
-    puts where a long word may break on a narrow board are dropped, since many terminals draw
-    them as a visible "-" in the middle of a word."""
+    puts where a long word may break on a narrow board are dropped from everything it writes
+    (lines, tables, panels), since many terminals draw them as a visible "-" mid-word."""
 
-    def print(self, *objects: Any, **kwargs: Any) -> None:
-        super().print(*(o.replace("\u00ad", "") if isinstance(o, str) else o for o in objects), **kwargs)
+    def __init__(self, *args: Any, file: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, file=_WithoutSoftHyphens(file), **kwargs)
