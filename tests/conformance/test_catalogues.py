@@ -3,7 +3,8 @@
 The messages are found in the code by Babel's extractor, the way a translator's
 ``pybabel extract`` finds them (docs/TRANSLATING.md), one **domain** at a time:
 
-- the kernel's (``src/gemtable/locale``): the kernel, the command line, the analysis and the server;
+- the kernel's (``src/gemtable/locale``): the kernel, the command line, the analysis, the server
+  and the measuring tools;
 - each game's (``games/<game>/locale``): its package and its web renderer
   ``web/games/<game>.js``;
 - the web client's (``web/locale``): the shell's modules ``web/*.js``.
@@ -48,7 +49,8 @@ def _python(*folders: Path) -> list[Path]:
 def domains() -> dict[str, tuple[Path, list[Path], list[Path]]]:
     """name -> (locale folder, Python sources, JavaScript sources)."""
     out = {
-        "kernel": (i18n.CORE_DOMAIN, _python(SRC / "core", SRC / "cli", SRC / "server", SRC / "analysis"), []),
+        "kernel": (i18n.CORE_DOMAIN, _python(SRC / "core", SRC / "cli", SRC / "server", SRC / "analysis",
+                                             SRC / "measure"), []),
         "web": (WEB / "locale", [], sorted(WEB.glob("*.js"))),
     }
     for game in all_games().values():

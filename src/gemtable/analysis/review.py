@@ -30,6 +30,7 @@ from gemtable.bots import learned
 from gemtable.bots.base import evaluate
 from gemtable.core import (
     Action,
+    GemtableError,
     IllegalAction,
     Match,
     MatchFileError,
@@ -38,11 +39,18 @@ from gemtable.core import (
     canonical,
     i18n,
 )
+from gemtable.core.i18n import msg, msgn
 
 SAMPLES = 8  # determinizations per judgement (the review's default)
 HINT_SAMPLES = 12  # a hint judges one position: it can afford more
 SWINGS = 3  # drops listed per seat
 SHARPNESS = 10.0  # the heuristic fallback's logistic slope (mcts's default)
+
+
+class ReviewError(GemtableError, ValueError):
+    """What cannot be reviewed or analysed (a running game, a move the game does not have, a
+    line that does not fit): a ``ValueError`` whose text is a message, so each reader gets it
+    in their language (``error.text(lang)``)."""
 
 
 def _seed(state: State, seat: int, salt: str) -> int:
@@ -75,8 +83,18 @@ class Judge:
 
     @property
     def name(self) -> str:
-        how = "learned value" if self.model is not None else "heuristic"
-        return f"{how}, one ply, {self.samples} samples"
+        """Who judges, in English (as stored with a review)."""
+        return self.title()
+
+    def title(self, lang: str = i18n.SOURCE) -> str:
+        """Who judges, in ``lang``: "learned value, one ply, 8 samples"."""
+        # (the English says "samples" for one too, as it always has)
+        if self.model is not None:
+            message = msgn("learned value, one ply, {n} samples", "learned value, one ply, {n} samples",
+                           n=self.samples)
+        else:
+            message = msgn("heuristic, one ply, {n} samples", "heuristic, one ply, {n} samples", n=self.samples)
+        return i18n.render(message, lang)
 
     def _values(self, det: State) -> list[float]:
         if det.is_over():
@@ -189,7 +207,7 @@ def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], 
     texts and the reasons are in ``lang``.
     """
     if len(states) != len(moves) + 1:
-        raise ValueError("a review needs one position more than moves")
+        raise ReviewError(msg("a review needs one position more than moves"))
     judge = Judge(states[0], samples)
     n = states[0].num_players
     steps = len(states) + n * swings
@@ -229,15 +247,15 @@ def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], 
             if progress:
                 progress(done, steps)
     out_swings.sort(key=lambda s: (s["seat"], s["swing"]))
-    return {"players": n, "bot": judge.name, "samples": judge.samples,
+    return {"players": n, "bot": judge.title(lang), "samples": judge.samples,
             "moves": len(moves), "chances": chances, "swings": out_swings}
 
 
 def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
            progress: Callable[[int, int], None] | None = None, lang: str = i18n.SOURCE) -> dict[str, Any]:
     """The review of a finished match (``MatchFileError`` if it does not replay; a
-    ``ValueError`` if it is not over: a running game is never reviewed), its texts in
-    ``lang``."""
+    :class:`ReviewError`, a ``ValueError``, if it is not over: a running game is never
+    reviewed), its texts in ``lang``."""
     game = match.start().game
     states: list[State] = []
     moves: list[tuple[int, Action]] = []
@@ -248,9 +266,10 @@ def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
             try:
                 moves.append((p, game.action_from_json(data)))
             except IllegalAction as exc:
-                raise MatchFileError(f"action {i + 1} ({data!r} by seat {p + 1}) does not replay: {exc}") from None
+                raise MatchFileError(msg("action {number} ({action} by seat {seat}) does not replay: {error}",
+                                         number=i + 1, action=repr(data), seat=p + 1, error=exc.message)) from None
     if not states[-1].is_over():
-        raise ValueError("the game is not over: only a finished game can be reviewed")
+        raise ReviewError(msg("the game is not over: only a finished game can be reviewed"))
     out = review_states(states, moves, samples, swings, progress, lang)
     out["game"] = match.game_id
     return out
@@ -299,27 +318,28 @@ def board_json(match: dict[str, Any], upto: int, line: Sequence[tuple[int, dict[
     then the moves of ``line`` (seat, action JSON) tried instead; the seat to move's view
     and legal moves, every seat's chance from its own view, and the bot's three best moves.
 
-    A ``ValueError`` names what does not fit (a move number, a seat not to move, the rule
-    an illegal move breaks)."""
-    from gemtable.core import GemtableError, get_game
+    A :class:`ReviewError` (a ``ValueError``) names what does not fit (a move number, a seat
+    not to move, the rule an illegal move breaks)."""
+    from gemtable.core import get_game
 
     m = Match.from_json(match)
     game = get_game(m.game_id)
     if not 0 <= upto <= len(m.actions):
-        raise ValueError(f"the game has moves 0 to {len(m.actions)}; there is no move {upto}")
+        raise ReviewError(msg("the game has moves 0 to {last}; there is no move {move}", last=len(m.actions),
+                              move=upto))
     state = m.replay(upto, game)
     for k, (seat, data) in enumerate(line, 1):
         if state.is_over():
-            raise ValueError(f"step {k} of the line: the game is over")
+            raise ReviewError(msg("step {step} of the line: the game is over", step=k))
         if seat not in state.to_move():
-            raise ValueError(f"step {k} of the line: seat {seat + 1} is not to move")
+            raise ReviewError(msg("step {step} of the line: seat {seat} is not to move", step=k, seat=seat + 1))
         try:
             action = game.action_from_json(data)
         except GemtableError as exc:
-            raise ValueError(f"step {k} of the line: {exc}") from None
+            raise ReviewError(msg("step {step} of the line: {error}", step=k, error=exc.message)) from None
         why = state.check(seat, action)
         if why:
-            raise ValueError(f"step {k} of the line: {why}")
+            raise ReviewError(msg("step {step} of the line: {error}", step=k, error=why))
         state.apply(seat, action)
     movers = state.to_move()
     mover = movers[0] if movers else None

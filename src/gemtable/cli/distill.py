@@ -24,8 +24,21 @@ from pathlib import Path
 import numpy as np
 import typer
 
+from gemtable.core.i18n import msg, msgn
+
+from .lang import say
 from .simulate import _fail, bot_list, check_bots, guarded
-from .train import _cpu_seconds, _game_seed, learnable_game, play_all, progress_bar
+from .train import (
+    _cpu_seconds,
+    _game_seed,
+    continuing,
+    installed,
+    kept_after,
+    learnable_game,
+    play_all,
+    progress_bar,
+    wrote,
+)
 
 
 def _task(args):
@@ -71,7 +84,8 @@ def register(app: typer.Typer) -> None:
         guarded(lambda: g.check_players(players))
         value = learned.shipped(g, players)
         if value is None:
-            _fail(f"{g.title} ships no value model to learn priors from (see `gemtable train`)")
+            _fail(say(msg("{game} ships no value model to learn priors from (see `gemtable train`)",
+                          game=say(msg(g.title), g.domains))))
         specs = bot_list(bots)
         guarded(lambda: check_bots(specs))
         temperature = PuctBot().temperature  # the search's softmax temperature (no spec changes it here)
@@ -83,10 +97,11 @@ def register(app: typer.Typer) -> None:
         if path.exists() and not fresh:
             model, extra = guarded(lambda: priors.read(g, path))
             if model.teacher != value.fingerprint():
-                _fail(f"{path} was learned from other value weights than {g.id} ships now; use --fresh")
+                _fail(say(msg("{path} was learned from other value weights than {game} ships now; use --fresh",
+                              path=str(path), game=g.id)))
             weights, manifest = dict(model.weights), dict(model.manifest)
             hidden = int(manifest["hidden"])
-            console.print(f"continuing {path}: {manifest.get('games', 0)} games so far")
+            console.print(continuing(path, manifest.get("games", 0)))
         else:
             weights = priors.init_weights(g, hidden, np.random.default_rng(seed))
             manifest = priors.new_manifest(g, hidden, value.fingerprint(), temperature, seed)
@@ -94,7 +109,7 @@ def register(app: typer.Typer) -> None:
         tasks = [(g.id, players, _game_seed(seed, first + i), specs, first + i) for i in range(games)]
         deadline = None if minutes is None else t0 + 60 * minutes
         with progress_bar(console) as progress:
-            bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
+            bar = progress.add_task(say(msg("{game}: playing", game=g.id)), total=len(tasks))
             results = play_all(progress, bar, _task, tasks, jobs, deadline)
             played = len(results)
             hold = max(1, played // 10) if played >= 2 else 0
@@ -107,7 +122,7 @@ def register(app: typer.Typer) -> None:
 
             x, mask, target = stack(results[:played - hold])
             if len(x) == 0:
-                _fail("the games gave no decision with a choice to learn from")
+                _fail(say(msg("the games gave no decision with a choice to learn from")))
             if not manifest["games"]:
                 learned.fit_normalisation(weights, x)
             trainer = priors.Trainer(weights, temperature, lr=lr, l2=l2)
@@ -117,7 +132,8 @@ def register(app: typer.Typer) -> None:
             if val is not None and len(val[0]) == 0:
                 val = None
             best = (sum(trainer.losses(*val)[:2]), 0, dict(trainer.w), trainer.state()) if val else None
-            ebar = progress.add_task(f"{g.id}: training on {len(x)} positions", total=epochs)
+            ebar = progress.add_task(say(msg("{game}: training on {positions} positions", game=g.id,
+                                             positions=len(x))), total=epochs)
             for e in range(epochs):
                 trainer.epoch(x, mask, target, rng, batch)
                 if best is not None:
@@ -147,19 +163,25 @@ def register(app: typer.Typer) -> None:
                          "cpu_minutes": round(float(manifest.get("cpu_minutes", 0.0)) + cpu, 3), "runs": runs})
         model = priors.PriorModel(g, trainer.w, manifest)
         size = model.save(path, trainer.state())
-        say = Console()
-        say.print(f"{played} games, {len(x)} positions, {cpu:.2f} CPU minutes "
-                  f"(total {manifest['games']} games, {manifest['cpu_minutes']:.2f} CPU minutes)")
+        out = Console()
+        # (the English says "games" for one too, as it always has)
+        out.print(say(msgn("{n} games, {positions} positions, {cpu} CPU minutes (total {total} games, "
+                           "{total_cpu} CPU minutes)",
+                           "{n} games, {positions} positions, {cpu} CPU minutes (total {total} games, "
+                           "{total_cpu} CPU minutes)", n=played, positions=len(x), cpu=f"{cpu:.2f}",
+                           total=manifest["games"], total_cpu=f"{manifest['cpu_minutes']:.2f}")))
         if best is not None:
-            say.print(f"kept the weights after epoch {kept} of {epochs} (lowest held-out loss)")
-        say.print(f"train: value mse {train_loss[0]:.5f}, prior KL {train_loss[1]:.4f}, "
-                  f"best action agreed {train_loss[2]:.1%}")
+            out.print(kept_after(kept, epochs))
+        out.print(say(msg("train: value mse {mse}, prior KL {kl}, best action agreed {agreed}",
+                          mse=f"{train_loss[0]:.5f}", kl=f"{train_loss[1]:.4f}", agreed=f"{train_loss[2]:.1%}")))
         if val_loss is not None:
-            say.print(f"held out ({hold} games): value mse {val_loss[0]:.5f}, prior KL {val_loss[1]:.4f}, "
-                      f"best action agreed {val_loss[2]:.1%}")
-        say.print(f"wrote {path} ({size} bytes)")
+            out.print(say(msgn("held out ({n} games): value mse {mse}, prior KL {kl}, best action agreed {agreed}",
+                               "held out ({n} games): value mse {mse}, prior KL {kl}, best action agreed {agreed}",
+                               n=hold, mse=f"{val_loss[0]:.5f}", kl=f"{val_loss[1]:.4f}",
+                               agreed=f"{val_loss[2]:.1%}")))
+        out.print(wrote(path, size))
         if install:
             target_path = Path(str(priors.shipped_path(g, players)))
             size = model.save(target_path)
             priors._SHIPPED.clear()
-            say.print(f"installed {target_path} ({size} bytes)")
+            out.print(installed(target_path, size))

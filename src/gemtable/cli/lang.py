@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import click
 from rich.console import Console
 from typer.core import TyperGroup
 
@@ -66,11 +67,19 @@ def translate_help(command: Any, lang: str) -> None:
 def _helps(command: Any):
     for attr in ("help", "short_help"):
         yield command, attr
-    for param in command.params:
+    for param in [*command.params, _help_option(command)]:
         if hasattr(param, "help"):
             yield param, "help"
     for sub in (getattr(command, "commands", None) or {}).values():  # a group's commands
         yield from _helps(sub)
+
+
+def _help_option(command: Any) -> Any:
+    """Click's own ``--help`` option of ``command`` ("Show this message and exit."), made now
+    rather than when the command first parses, so its text is translated with the others.
+    Click keeps the option once made; its names come from the context settings (none of our
+    commands changes them), which a context of the command's own settings gives."""
+    return command.get_help_option(click.Context(command, **(command.context_settings or {})))
 
 
 class TranslatedGroup(TyperGroup):

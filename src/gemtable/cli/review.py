@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from gemtable.core import Match, MatchFileError
+from gemtable.core import GemtableError, Match, MatchFileError
 from gemtable.core.i18n import msg, msgn
 from gemtable.core.registry import get_game
 
@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
             started = time.perf_counter()
             result = run_review(match, samples=samples, swings=swings, lang=language())
         except (MatchFileError, ValueError) as exc:
-            fail(str(exc))
+            fail(say(exc) if isinstance(exc, GemtableError) else str(exc))
         seconds = time.perf_counter() - started
         if as_json:
             print(json.dumps(result))

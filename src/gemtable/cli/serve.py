@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import typer
 
+from gemtable.core.i18n import msg, msgp
+
+from .lang import language, say
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -64,13 +68,13 @@ def register(app: typer.Typer) -> None:
 
         for name, value in (("--bot-seconds", bot_seconds), ("--expire-hours", expire_hours)):
             if not math.isfinite(value) or value <= 0:
-                raise typer.BadParameter(f"{name} must be a positive number")
+                raise typer.BadParameter(say(msg("{option} must be a positive number", option=name)))
         from gemtable.server.origins import OriginCheck
 
         try:
             OriginCheck(allowed_origin or ())
         except ValueError as exc:
-            raise typer.BadParameter(f"--allowed-origin: {exc}") from None
+            raise typer.BadParameter(say(msg("--allowed-origin: {error}", error=str(exc)))) from None
         from gemtable.server.mail import MailSettings
 
         try:
@@ -80,17 +84,19 @@ def register(app: typer.Typer) -> None:
             if smtp_password_file:
                 mail.password()  # a file that cannot be read fails here, not at the first mail
         except (ValueError, OSError) as exc:
-            raise typer.BadParameter(f"mail settings: {exc}") from None
+            raise typer.BadParameter(say(msg("mail settings: {error}", error=str(exc)))) from None
         limits = Limits(bot_seconds=bot_seconds, bot_iterations=max(1, bot_iterations),
                         expire_after=expire_hours * 3600.0, allowed_origins=tuple(allowed_origin or ()))
         url = db or default_db_url()
         if workers < 1:
-            raise typer.BadParameter("--workers must be at least 1")
+            raise typer.BadParameter(say(msg("--workers must be at least 1")))
         if workers > 1 and not normalize_url(url).startswith("postgresql"):
-            typer.echo("several workers need PostgreSQL: --db postgresql://… (SQLite serves one process)", err=True)
+            typer.echo(say(msg("several workers need PostgreSQL: --db postgresql://… (SQLite serves one process)")),
+                       err=True)
             raise typer.Exit(2)
         shown = url.split("@")[-1] if "@" in url else url
-        typer.echo(f"gemtable table at http://{host}:{port}  (database: {shown})")
+        typer.echo(say(msg("gemtable table at http://{host}:{port}  (database: {db})", host=host, port=port,
+                           db=shown)))
         if workers == 1:
             app_ = create_app(url, bot_delay=bot_delay, limits=limits, bot_workers=bot_workers, freeze_gc=True,
                               behind_proxy=behind_proxy, mail=mail)
@@ -139,17 +145,8 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(_json.dumps({"phases": rows, "ok": ok}, indent=2))
         else:
-            for r in rows:
-                typer.echo(f"{r['phase']:>28}: {r['moves']} moves, {r['failed']} failed | REST answer "
-                           f"p50 {r['rest_p50_ms']} ms p99 {r['rest_p99_ms']} ms max {r['rest_max_ms']} ms | "
-                           f"other seat's WebSocket p50 {r['ws_p50_ms']} ms p99 {r['ws_p99_ms']} ms max {r['ws_max_ms']} ms")
-                if r.get("reviews_done") is not None:
-                    typer.echo(f"{'':>28}  reviews: {r['reviews_done']} stored, {r['reviews_refused']} requests "
-                               f"refused (queue full) and asked again, {r['review_cpu_s_p50']} CPU s each (median)")
-                if r["attacker_messages"]:
-                    typer.echo(f"{'':>28}  attacker: {r['attacker_messages']} messages sent, connections: "
-                               f"{r['attacker_closed']}")
-            typer.echo("latency unchanged under attack" if ok else "LATENCY CHANGED UNDER ATTACK")
+            for line in format_soak(rows, ok):
+                typer.echo(line)
         raise typer.Exit(0 if ok else 1)
 
     @app.command()
@@ -175,7 +172,7 @@ def register(app: typer.Typer) -> None:
         if as_json:
             typer.echo(_json.dumps(report, indent=2))
         else:
-            for line in format_report(report):
+            for line in format_report(report, language()):
                 typer.echo(line)
 
     @app.command()
@@ -215,6 +212,7 @@ def register(app: typer.Typer) -> None:
         """
         import json as _json
 
+        from gemtable.core import GemtableError
         from gemtable.measure.loadtest import SetupError, format_report, run_loadtest
 
         try:
@@ -223,14 +221,47 @@ def register(app: typer.Typer) -> None:
                                   compression=compression, pids=pid or None, placement=placement,
                                   profile=profile)
         except ValueError as exc:
-            raise typer.BadParameter(str(exc)) from None
+            raise typer.BadParameter(say(exc) if isinstance(exc, GemtableError) else str(exc)) from None
         except (SetupError, RuntimeError) as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"{say(msg('error:'))} {exc}", err=True)
             raise typer.Exit(1) from None
         if as_json:
             typer.echo(_json.dumps(report, indent=2))
         else:
-            for line in format_report(report):
+            for line in format_report(report, language()):
                 typer.echo(line)
         ok = report["errors"] == 0 and report["phases"][-1]["actions_acked"] > 0
         raise typer.Exit(0 if ok else 1)
+
+
+SOAK_PHASES = {
+    "alone": msgp("soak phase", "alone"),
+    "flooding stalled spectator": msgp("soak phase", "flooding stalled spectator"),
+    "review burst": msgp("soak phase", "review burst"),
+}
+"""The names of `gemtable soak`'s phases (:func:`gemtable.measure.soak.run_soak`) as its report prints them."""
+
+
+def format_soak(rows: list[dict], ok: bool) -> list[str]:
+    """`gemtable soak`'s report as lines of text in this run's language."""
+    phases = {name: say(text) for name, text in SOAK_PHASES.items()}
+    width = max(28, *(len(name) for name in phases.values()))
+    lines = []
+    for r in rows:
+        phase = phases.get(r["phase"], r["phase"])
+        lines.append(f"{phase:>{width}}: " + say(msg(
+            "{moves} moves, {failed} failed | REST answer p50 {rest50} ms p99 {rest99} ms max {restmax} ms | "
+            "other seat's WebSocket p50 {ws50} ms p99 {ws99} ms max {wsmax} ms", moves=r["moves"],
+            failed=r["failed"], rest50=r["rest_p50_ms"], rest99=r["rest_p99_ms"], restmax=r["rest_max_ms"],
+            ws50=r["ws_p50_ms"], ws99=r["ws_p99_ms"], wsmax=r["ws_max_ms"])))
+        if r.get("reviews_done") is not None:
+            lines.append(f"{'':>{width}}  " + say(msg(
+                "reviews: {stored} stored, {refused} requests refused (queue full) and asked again, {cpu} CPU s "
+                "each (median)", stored=r["reviews_done"], refused=r["reviews_refused"],
+                cpu=r["review_cpu_s_p50"])))
+        if r["attacker_messages"]:
+            lines.append(f"{'':>{width}}  " + say(msg("attacker: {messages} messages sent, connections: {closed}",
+                                                      messages=r["attacker_messages"],
+                                                      closed=str(r["attacker_closed"]))))
+    lines.append(say(msg("latency unchanged under attack") if ok else msg("LATENCY CHANGED UNDER ATTACK")))
+    return lines

@@ -39,6 +39,9 @@ from pathlib import Path
 import numpy as np
 import typer
 
+from gemtable.core.i18n import msg, msgn
+
+from .lang import say
 from .simulate import _fail, bot_list, check_bots, guarded
 
 
@@ -89,8 +92,27 @@ def learnable_game(game_id: str):
 
     g = guarded(lambda: get_game(game_id))
     if g.observation_layout is None:
-        _fail(f"{g.title} has no observation features")
+        _fail(say(msg("{game} has no observation features", game=say(msg(g.title), g.domains))))
     return g
+
+
+def continuing(path: Path, games: int) -> str:
+    """The line saying that a weights file is continued (``train`` and ``distill``)."""
+    return say(msgn("continuing {path}: {n} games so far", "continuing {path}: {n} games so far", n=games,
+                    path=str(path)))
+
+
+def kept_after(kept: int, epochs: int) -> str:
+    return say(msg("kept the weights after epoch {kept} of {epochs} (lowest held-out loss)", kept=kept,
+                   epochs=epochs))
+
+
+def wrote(path: Path, size: int) -> str:
+    return say(msg("wrote {path} ({size} bytes)", path=str(path), size=size))
+
+
+def installed(path: Path, size: int) -> str:
+    return say(msg("installed {path} ({size} bytes)", path=str(path), size=size))
 
 
 def progress_bar(console):
@@ -187,7 +209,7 @@ def register(app: typer.Typer) -> None:
                           trainer, play_batch)
             return
         if method != "value":
-            guarded(lambda: (_ for _ in ()).throw(ValueError("--method must be 'value' or 'gumbel'")))
+            _fail(say(msg("--method must be 'value' or 'gumbel'")))
         hidden = hidden or "32,16"
         generations = generations or 1
         specs = bot_list(bots)
@@ -197,18 +219,18 @@ def register(app: typer.Typer) -> None:
             from gemtable.bots.mcts import MctsBot
 
             if not isinstance(guarded(lambda: make_bot(label_bot)), MctsBot):  # (weights are read when it plays)
-                guarded(lambda: (_ for _ in ()).throw(ValueError("--label-bot must be a search bot (mcts or puct)")))
+                _fail(say(msg("--label-bot must be a search bot (mcts or puct)")))
         counts = [int(c) for c in players.split(",") if c.strip()] or list(g.player_counts)
         if install_players is not None:
             if not install:
-                guarded(lambda: (_ for _ in ()).throw(ValueError("--install-players needs --install")))
+                _fail(say(msg("--install-players needs --install")))
             guarded(lambda: g.check_players(install_players))
         for c in counts:
             guarded(lambda c=c: g.check_players(c))
         try:
             h1, h2 = (int(v) for v in hidden.split(","))
         except ValueError:
-            guarded(lambda: (_ for _ in ()).throw(ValueError("--hidden must be two widths, e.g. 128,64")))
+            _fail(say(msg("--hidden must be two widths, e.g. 128,64")))
         path = out or Path(f"{g.id}-value.npz")
         learned.limit_blas_threads(jobs)
         cpu0 = _cpu_seconds()
@@ -221,13 +243,15 @@ def register(app: typer.Typer) -> None:
             model, extra = guarded(lambda: learned.read(g, path))
             weights, manifest = dict(model.weights), dict(model.manifest)
             if tuple(manifest["hidden"]) != (h1, h2):
-                console.print(f"[yellow]{path} has hidden layers {manifest['hidden']}; keeping them[/]")
+                console.print("[yellow]" + say(msg("{path} has hidden layers {hidden}; keeping them", path=str(path),
+                                                   hidden=str(manifest["hidden"]))) + "[/]")
                 h1, h2 = manifest["hidden"]
             inputs = manifest.get("inputs", "all")
             if manifest.get("seed") != seed:
-                console.print(f"[yellow]{path} was started with seed {manifest.get('seed')}; "
-                              f"continuing its sequence with seed {seed}[/]")
-            console.print(f"continuing {path}: {manifest.get('games', 0)} games so far")
+                console.print("[yellow]" + say(msg("{path} was started with seed {old}; continuing its sequence "
+                                                   "with seed {seed}", path=str(path), old=str(manifest.get("seed")),
+                                                   seed=seed)) + "[/]")
+            console.print(continuing(path, manifest.get("games", 0)))
         else:
             weights = guarded(lambda: learned.init_weights(g, (h1, h2), np.random.default_rng(seed), inputs))
         self_play = any("weights=@" in spec for spec in specs + [label_bot or ""])
@@ -243,7 +267,7 @@ def register(app: typer.Typer) -> None:
             else:
                 gen_specs, gen_label = specs, label_bot
             if generations > 1:
-                console.print(f"generation {generation + 1} of {generations}")
+                console.print(say(msg("generation {number} of {count}", number=generation + 1, count=generations)))
             first = int(manifest.get("games", 0))
 
             # -- play the games --------------------------------------------------------------
@@ -252,7 +276,7 @@ def register(app: typer.Typer) -> None:
                       positions, label) for i in range(games)]
             deadline = None if minutes is None else t0 + 60 * minutes
             with progress_bar(console) as progress:
-                bar = progress.add_task(f"{g.id}: playing", total=len(tasks))
+                bar = progress.add_task(say(msg("{game}: playing", game=g.id)), total=len(tasks))
                 results = play_all(progress, bar, _game_task, tasks, jobs, deadline)
                 played = len(results)
                 hold = max(1, played // 10) if played >= 2 else 0
@@ -275,7 +299,8 @@ def register(app: typer.Typer) -> None:
                     vym = np.concatenate([r[2] for r in val_part]) / margin_scale
                 # early stopping: keep the epoch whose held-out win log-loss is lowest
                 best = (trainer.losses(vx, vyw, vym)[0], 0, trainer.snapshot()) if val_part and early_stop else None
-                ebar = progress.add_task(f"{g.id}: training on {len(x)} rows", total=epochs)
+                ebar = progress.add_task(say(msg("{game}: training on {rows} rows", game=g.id, rows=len(x))),
+                                         total=epochs)
                 for e in range(epochs):
                     trainer.epoch(x, yw, ym, rng, batch)
                     if best is not None:
@@ -312,20 +337,28 @@ def register(app: typer.Typer) -> None:
             model = learned.ValueModel(g, trainer.w, manifest)
             size = model.save(path, trainer.state())
             out_console = Console()
-            out_console.print(f"{played} games, {len(x)} training rows, {cpu:.2f} CPU minutes "
-                              f"(total {manifest['games']} games, {manifest['cpu_minutes']:.2f} CPU minutes)")
+            # (the English says "games" for one too, as it always has)
+            out_console.print(say(msgn("{n} games, {rows} training rows, {cpu} CPU minutes (total {total} games, "
+                                       "{total_cpu} CPU minutes)",
+                                       "{n} games, {rows} training rows, {cpu} CPU minutes (total {total} games, "
+                                       "{total_cpu} CPU minutes)", n=played, rows=len(x), cpu=f"{cpu:.2f}",
+                                       total=manifest["games"], total_cpu=f"{manifest['cpu_minutes']:.2f}")))
             if best is not None:
-                out_console.print(f"kept the weights after epoch {kept_epochs} of {epochs} (lowest held-out loss)")
-            out_console.print(f"train: win log-loss {train_loss[0]:.4f}, margin mse {train_loss[1]:.4f}, "
-                              f"side right {train_loss[2]:.1%}")
+                out_console.print(kept_after(kept_epochs, epochs))
+            out_console.print(say(msg("train: win log-loss {loss}, margin mse {mse}, side right {right}",
+                                      loss=f"{train_loss[0]:.4f}", mse=f"{train_loss[1]:.4f}",
+                                      right=f"{train_loss[2]:.1%}")))
             if val is not None:
-                out_console.print(f"held out ({hold} games): win log-loss {val[0]:.4f}, margin mse {val[1]:.4f}, "
-                                  f"side right {val[2]:.1%}")
-            out_console.print(f"wrote {path} ({size} bytes)")
+                out_console.print(say(msgn("held out ({n} games): win log-loss {loss}, margin mse {mse}, "
+                                           "side right {right}",
+                                           "held out ({n} games): win log-loss {loss}, margin mse {mse}, "
+                                           "side right {right}", n=hold, loss=f"{val[0]:.4f}",
+                                           mse=f"{val[1]:.4f}", right=f"{val[2]:.1%}")))
+            out_console.print(wrote(path, size))
             if install:
                 target = Path(str(learned.shipped_path(g, install_players)))
                 size = model.save(target)
-                out_console.print(f"installed {target} ({size} bytes)")
+                out_console.print(installed(target, size))
             weights, extra = dict(trainer.w), trainer.state()
             cpu0 = _cpu_seconds()
             t0 = time.perf_counter()
@@ -345,14 +378,14 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
         guarded(lambda c=c: g.check_players(c))
     if install_players is not None:
         if not install:
-            guarded(lambda: (_ for _ in ()).throw(ValueError("--install-players needs --install")))
+            _fail(say(msg("--install-players needs --install")))
         guarded(lambda: g.check_players(install_players))
     if eval_games:
         guarded(lambda: make_bot(eval_bot))
     try:
         h1, h2 = (int(v) for v in (hidden or "128,128").split(","))
     except ValueError:
-        guarded(lambda: (_ for _ in ()).throw(ValueError("--hidden must be two widths, e.g. 128,64")))
+        _fail(say(msg("--hidden must be two widths, e.g. 128,64")))
     guarded(lambda: selfplay.torch_device(trainer))
     path = out or Path(f"{g.id}-gumbel.npz")
     learned.limit_blas_threads(jobs)
@@ -368,8 +401,9 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
         manifest = selfplay.train(g, path, settings, generations, minutes, fresh, command, log=out_console.print)
     except learned.WeightsMismatch as exc:
         _fail(f"{path}: {exc}")
-    out_console.print(f"{manifest['generation']} generations, {manifest['games']} games, "
-                      f"{manifest['cpu_minutes']:.2f} CPU minutes in all")
+    out_console.print(say(msgn("{n} generations, {games} games, {cpu} CPU minutes in all",
+                               "{n} generations, {games} games, {cpu} CPU minutes in all", n=manifest["generation"],
+                               games=manifest["games"], cpu=f"{manifest['cpu_minutes']:.2f}")))
     if install:
         target, size = selfplay.install(g, path, install_players)
-        out_console.print(f"installed {target} ({size} bytes)")
+        out_console.print(installed(target, size))

@@ -69,6 +69,8 @@ from typing import Any
 
 import orjson
 
+from gemtable.core import OptionError, i18n
+from gemtable.core.i18n import mark, msg
 from gemtable.server.app import server_gc
 from gemtable.server.limits import Limits
 
@@ -519,11 +521,11 @@ class Driver:
                 return False
 
     def on_message(self, seat: Seat, raw: str | bytes, now: float) -> None:
-        msg = orjson.loads(raw)
-        kind = msg.get("type")
+        frame = orjson.loads(raw)
+        kind = frame.get("type")
         table = seat.table
         if kind == "state":
-            version = msg["version"]
+            version = frame["version"]
             for p in list(table.pending):
                 if version > p.version and seat.index in p.need:
                     p.need.discard(seat.index)
@@ -534,23 +536,23 @@ class Driver:
                         p.phase.other.append(now - p.sent)
                     if not p.need:
                         table.pending.remove(p)
-            seat.latest = msg
-            if msg.get("over"):
+            seat.latest = frame
+            if frame.get("over"):
                 if not table.over.is_set():
                     self.phase_at(now).games_finished += 1
                 table.over.set()
-            elif msg.get("legal") and (seat.move_task is None or seat.move_task.done()):
+            elif frame.get("legal") and (seat.move_task is None or seat.move_task.done()):
                 seat.move_task = asyncio.get_running_loop().create_task(self.move(seat))
         elif kind == "error":
-            self.phase_at(now).rejected[str(msg.get("code"))] += 1
+            self.phase_at(now).rejected[str(frame.get("code"))] += 1
             # the action this seat sent was refused: it has no update to wait for
             table.pending[:] = [p for p in table.pending if p.actor != seat.index]
-            if msg.get("code") != "stale":  # a stale action is followed by a fresh state; else ask
+            if frame.get("code") != "stale":  # a stale action is followed by a fresh state; else ask
                 asyncio.get_running_loop().create_task(self.send(seat, {"type": "refresh"}))
 
-    async def send(self, seat: Seat, msg: dict[str, Any]) -> None:
+    async def send(self, seat: Seat, frame: dict[str, Any]) -> None:
         try:
-            await seat.ws.send(json.dumps(msg, separators=(",", ":")))
+            await seat.ws.send(json.dumps(frame, separators=(",", ":")))
         except Exception:
             pass  # the reader sees the closed connection
 
@@ -560,17 +562,17 @@ class Driver:
             await asyncio.sleep(self.think * (0.5 + seat.rng.random()))
         else:
             await asyncio.sleep(0)
-        msg = seat.latest
+        frame = seat.latest
         now = time.perf_counter()
-        if self.stopping or now >= self.t2 or msg is None or not msg.get("legal") or msg.get("over"):
+        if self.stopping or now >= self.t2 or frame is None or not frame.get("legal") or frame.get("over"):
             return
-        choice = seat.rng.choice(msg["legal"])["json"]
+        choice = seat.rng.choice(frame["legal"])["json"]
         table = seat.table
         phase = self.phase_at(now)
-        table.pending.append(Pending(now, msg["version"], seat.index, set(range(len(table.seats))), phase))
+        table.pending.append(Pending(now, frame["version"], seat.index, set(range(len(table.seats))), phase))
         phase.sent += 1
         table.sent[phase.name] += 1
-        await self.send(seat, {"type": "action", "version": msg["version"], "action": choice})
+        await self.send(seat, {"type": "action", "version": frame["version"], "action": choice})
 
     async def read(self, seat: Seat) -> None:
         """Read one seat's socket until it closes; a close we did not ask for counts as a disconnect."""
@@ -792,49 +794,47 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
                  warmup: float | None = None, seed: int = 1, compression: bool = True,
                  pids: list[int] | None = None, strict_limits: bool = False,
                  placement: str = "split", profile: str | None = None) -> dict[str, Any]:
-    """Run one load test; returns the report (a JSON-able dict).  Raises ValueError on bad options.
+    """Run one load test; returns the report (a JSON-able dict).  Raises OptionError (a
+    ValueError) on bad options.
 
     ``profile``: a folder where py-spy's samples of every worker during the measured phase go
     (``measure/profile.py``); the report's ``profile`` sorts them into the parts of a move."""
     if not 1 <= tables <= MAX_TABLES:
-        raise ValueError(f"--tables must be 1..{MAX_TABLES}")
+        raise OptionError(msg("--tables must be 1..{most}", most=MAX_TABLES))
     if not 1 <= seconds <= MAX_SECONDS:
-        raise ValueError(f"--seconds must be 1..{MAX_SECONDS:g}")
+        raise OptionError(msg("--seconds must be 1..{most}", most=f"{MAX_SECONDS:g}"))
     if not 0 <= think <= 60:
-        raise ValueError("--think must be 0..60 seconds")
+        raise OptionError(msg("--think must be 0..60 seconds"))
     if not 1 <= workers <= MAX_WORKERS:
-        raise ValueError(f"--workers must be 1..{MAX_WORKERS}")
+        raise OptionError(msg("--workers must be 1..{most}", most=MAX_WORKERS))
     if placement not in PLACEMENTS:
-        raise ValueError(f"--placement must be one of {', '.join(PLACEMENTS)}")
+        raise OptionError(msg("--placement must be one of {choices}", choices=", ".join(PLACEMENTS)))
     if profile and profiler.py_spy() is None:
-        raise ValueError("--profile needs py-spy: pip install py-spy (in the dev extra)")
+        raise OptionError(msg("--profile needs py-spy: pip install py-spy (in the dev extra)"))
     warmup = min(10.0, seconds / 5) if warmup is None else warmup
     if not 0 <= warmup <= 120:
-        raise ValueError("--warmup must be 0..120 seconds")
+        raise OptionError(msg("--warmup must be 0..120 seconds"))
     from gemtable.core.registry import get_game
 
     try:
         counts = get_game(game).player_counts
     except KeyError:
-        raise ValueError(f"unknown game {game!r}") from None
+        raise OptionError(msg("unknown game {game}", game=repr(game))) from None
     if players not in counts:
-        raise ValueError(f"{game} is played by {', '.join(map(str, counts))} players, not {players}")
+        raise OptionError(msg("{game} is played by {counts} players, not {players}", game=game,
+                                  counts=", ".join(map(str, counts)), players=players))
     if urls and (db or workers != 1):
-        raise ValueError("--url targets an existing server: --db and --workers are for private servers")
+        raise OptionError(msg("--url targets an existing server: --db and --workers are for private servers"))
     kind = "url" if urls else ("postgres-temp" if db == "postgres-temp" else
                                "sqlite-temp" if not db else ("postgresql" if db.startswith("postgres") else "sqlite"))
     if workers > 1 and kind in ("sqlite", "sqlite-temp"):
-        raise ValueError("several workers need PostgreSQL: --db postgres-temp or --db postgresql://…")
+        raise OptionError(msg("several workers need PostgreSQL: --db postgres-temp or --db postgresql://…"))
     _raise_fd_limit(4 * tables * players + 256)
     relax = "strict" if strict_limits else ("fast" if think < 0.3 else "relaxed")
     config = {"tables": tables, "seconds": seconds, "warmup": warmup, "think": think, "game": game,
               "players": players, "workers": len(urls) if urls else workers, "db": kind, "seed": seed,
               "compression": compression, "placement": placement, "timeout_s": TIMEOUT,
-              "limits": ("the target server's own" if urls else
-                         "server defaults" if relax == "strict" else
-                         "per-address rate limits lifted (all clients are 127.0.0.1)"
-                         + ("; per-connection message limit lifted too (think < 0.3 s)" if relax == "fast" else
-                            "; per-connection message limit as served"))}
+              "limits": LIMITS["url" if urls else relax]}
     machine_before = _machine()
     folder = tempfile.mkdtemp(prefix="gt-loadtest-")
     pg: TempPostgres | None = None
@@ -898,52 +898,88 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
     return report
 
 
-def format_report(report: dict[str, Any]) -> list[str]:
+def format_report(report: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
+    """The report as lines of text in ``lang`` (the figures as the JSON has them)."""
+    def say(message: i18n.Message) -> str:
+        return i18n.render(message, lang)
+
     c = report["config"]
     s = report["setup"]
     lines = [
-        (f"{c['tables']} tables × {c['players']} seats of {c['game']}, think {c['think']} s, {c['workers']} worker(s), "
-         f"database {c['db']}; warm-up {c['warmup']:g} s, measured {c['seconds']:g} s; limits: {c['limits']}"),
-        (f"setup: {s['tables']} tables, {s['seats_connected']} seats connected in {s['seconds_total']} s "
-         f"({s['http_requests']} HTTP requests, p50 {s['http_ms']['p50']} ms p99 {s['http_ms']['p99']} ms; "
-         f"429s {s['rate_limited_429']}; failures {s['failures'] or 0})"),
+        say(msg("{tables} tables × {players} seats of {game}, think {think} s, {workers} worker(s), "
+                "database {db}; warm-up {warmup} s, measured {seconds} s; limits: {limits}",
+                tables=c["tables"], players=c["players"], game=c["game"], think=c["think"], workers=c["workers"],
+                db=c["db"], warmup=f"{c['warmup']:g}", seconds=f"{c['seconds']:g}",
+                limits=say(_limits_text(c["limits"])))),
+        say(msg("setup: {tables} tables, {seats} seats connected in {seconds} s ({requests} HTTP requests, "
+                "p50 {p50} ms p99 {p99} ms; 429s {limited}; failures {failures})", tables=s["tables"],
+                seats=s["seats_connected"], seconds=s["seconds_total"], requests=s["http_requests"],
+                p50=s["http_ms"]["p50"], p99=s["http_ms"]["p99"], limited=s["rate_limited_429"],
+                failures=s["failures"] or 0)),
     ]
     for r in report["phases"]:
         o, t, e = r["own_ms"], r["other_ms"], r["errors"]
-        lines.append(
-            f"{r['phase']:>9}: {r['actions_sent']} sent, {r['actions_acked']} acked, {r['actions_per_s']} actions/s | "
-            f"own update p50 {o['p50']} p95 {o['p95']} p99 {o['p99']} max {o['max']} ms | "
-            f"other seat p50 {t['p50']} p95 {t['p95']} p99 {t['p99']} max {t['max']} ms")
-        lines.append(
-            f"{'':>9}  errors {e['total']} (rejected {e['rejected'] or 0}, disconnects {e['disconnects'] or 0}, "
-            f"timeouts {e['timeouts']}, stalled tables {e['stalled_tables']}) | server CPU {r['server_cpu_pct']} % "
-            f"({r.get('server_cpu_ms_per_action')} ms per action, {r.get('server_kernel_pct_of_cpu')} % of it in the kernel) "
-            f"RSS {r['server_rss_mb']} MB | "
-            f"db CPU {r['db_cpu_pct']} % | driver CPU {r['driver_cpu_pct']} %, loop lag p99 {r['driver_lag_ms']['p99']} ms"
-            f" | games finished {r['games_finished']}")
+        phase = say(msg(PHASES[r["phase"]])) if r["phase"] in PHASES else r["phase"]
+        width = max(9, len(phase))
+        lines.append(f"{phase:>{width}}: " + say(msg(
+            "{sent} sent, {acked} acked, {rate} actions/s | own update p50 {o50} p95 {o95} p99 {o99} max {omax} ms | "
+            "other seat p50 {t50} p95 {t95} p99 {t99} max {tmax} ms", sent=r["actions_sent"],
+            acked=r["actions_acked"], rate=r["actions_per_s"], o50=o["p50"], o95=o["p95"], o99=o["p99"],
+            omax=o["max"], t50=t["p50"], t95=t["p95"], t99=t["p99"], tmax=t["max"])))
+        lines.append(f"{'':>{width}}  " + say(msg(
+            "errors {errors} (rejected {rejected}, disconnects {disconnects}, timeouts {timeouts}, stalled tables "
+            "{stalled}) | server CPU {cpu} % ({cpu_ms} ms per action, {kernel} % of it in the kernel) "
+            "RSS {rss} MB | db CPU {db} % | driver CPU {driver} %, loop lag p99 {lag} ms | games finished {finished}",
+            errors=e["total"], rejected=e["rejected"] or 0, disconnects=e["disconnects"] or 0,
+            timeouts=e["timeouts"], stalled=e["stalled_tables"], cpu=r["server_cpu_pct"],
+            cpu_ms=r.get("server_cpu_ms_per_action"), kernel=r.get("server_kernel_pct_of_cpu"),
+            rss=r["server_rss_mb"], db=r["db_cpu_pct"], driver=r["driver_cpu_pct"], lag=r["driver_lag_ms"]["p99"],
+            finished=r["games_finished"])))
         if r.get("machine_cpu_wait_pct") is not None:
-            lines.append(f"{'':>9}  machine: some task waited for a CPU {r['machine_cpu_wait_pct']} % of the time; "
-                         f"every task stalled on I/O for {r['machine_io_stall_ms']} ms; "
-                         f"the hypervisor took {r['machine_steal_pct']} % of a core")
+            lines.append(f"{'':>{width}}  " + say(msg(
+                "machine: some task waited for a CPU {wait} % of the time; every task stalled on I/O for "
+                "{stall} ms; the hypervisor took {steal} % of a core", wait=r["machine_cpu_wait_pct"],
+                stall=r["machine_io_stall_ms"], steal=r["machine_steal_pct"])))
     m = report["machine"]
-    lines.append(f"load average before {m['before']['loadavg']}, after {m['after']['loadavg']} ({m['before']['cpus']} CPUs)")
+    lines.append(say(msg("load average before {before}, after {after} ({cpus} CPUs)",
+                         before=str(m["before"]["loadavg"]), after=str(m["after"]["loadavg"]),
+                         cpus=m["before"]["cpus"])))
     measured = report["phases"][-1]
     if measured["driver_cpu_pct"] >= 80.0:
-        lines.append(f"THE DRIVER IS THE BOTTLENECK: it used {measured['driver_cpu_pct']} % of a core "
-                     "(one event loop); latencies include its own delays")
+        lines.append(say(msg("THE DRIVER IS THE BOTTLENECK: it used {cpu} % of a core (one event loop); latencies "
+                             "include its own delays", cpu=measured["driver_cpu_pct"])))
     elif report["driver_bottleneck"]:
-        lines.append(f"THE DRIVER'S EVENT LOOP LAGGED (p99 {measured['driver_lag_ms']['p99']} ms) at "
-                     f"{measured['driver_cpu_pct']} % CPU: the machine is short of CPU (load average "
-                     f"{m['after']['loadavg'][0]} on {m['after']['cpus']} CPUs); latencies include up to that "
-                     "much driver delay")
+        lines.append(say(msg("THE DRIVER'S EVENT LOOP LAGGED (p99 {lag} ms) at {cpu} % CPU: the machine is short "
+                             "of CPU (load average {load} on {cpus} CPUs); latencies include up to that much "
+                             "driver delay", lag=measured["driver_lag_ms"]["p99"], cpu=measured["driver_cpu_pct"],
+                             load=m["after"]["loadavg"][0], cpus=m["after"]["cpus"])))
     if report.get("profile"):
-        lines.extend(profiler.format_profile(report["profile"]))
+        lines.extend(profiler.format_profile(report["profile"], lang))
     for where, text in (report.get("worker_logs") or {}).items():
-        lines.append(f"log of the worker at {where} (its end):")
+        lines.append(say(msg("log of the worker at {url} (its end):", url=where)))
         lines.extend("    " + line for line in text.splitlines()[-25:])
     if report.get("worker_exits"):
-        lines.append(f"WORKERS EXITED DURING THE RUN: {report['worker_exits']}")
+        lines.append(say(msg("WORKERS EXITED DURING THE RUN: {exits}", exits=repr(report["worker_exits"]))))
     return lines
+
+
+PHASES = {"warmup": mark("warmup"), "measured": mark("measured")}
+"""The phases' names as the report prints them (the JSON keeps the English)."""
+
+
+LIMITS = {
+    "url": mark("the target server's own"),
+    "strict": mark("server defaults"),
+    "fast": mark("per-address rate limits lifted (all clients are 127.0.0.1); per-connection message limit "
+                 "lifted too (think < 0.3 s)"),
+    "relaxed": mark("per-address rate limits lifted (all clients are 127.0.0.1); per-connection message limit "
+                    "as served"),
+}
+"""What the load test does to the servers' rate limits, as ``config["limits"]`` says it (in English)."""
+
+
+def _limits_text(text: str) -> i18n.Message | str:
+    return msg(text) if text in LIMITS.values() else text
 
 
 __all__ = ["LoadLimits", "TempPostgres", "format_report", "pressure", "proc_sample", "proc_times", "run_loadtest"]

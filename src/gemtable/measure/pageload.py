@@ -28,6 +28,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from gemtable.core import i18n
+from gemtable.core.i18n import msg, msgp
+
 from .common import free_port
 
 CHROMIUM = os.environ.get("GEMTABLE_CHROMIUM", "/usr/bin/chromium")
@@ -157,13 +160,23 @@ def run(url: str | None = None, runs: int = 5) -> dict[str, Any]:
             proc.kill()
 
 
-def format_report(report: dict[str, Any]) -> list[str]:
-    lines = [f"{report['url']} (median of {report['runs']} visits; chromium, 1280x800)"]
+def format_report(report: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
+    """The report as lines of text in ``lang``."""
+    def say(message: i18n.Message) -> str:
+        return i18n.render(message, lang)
+
+    lines = [say(msg("{url} (median of {runs} visits; chromium, 1280x800)", url=report["url"], runs=report["runs"]))]
+    pages = {"lobby": msgp("page", "lobby"), "table": msgp("page", "table")}
+    kinds = {"cold": msgp("cache", "cold"), "warm": msgp("cache", "warm")}
+    names = {name: say(page) for name, page in pages.items()}
+    width = max(6, *(len(n) for n in names.values()))
     for name in ("lobby", "table"):
         for kind in ("cold", "warm"):
             r = report[name][kind]
-            lines.append(f"{name:>6} {kind}: drawn at {r['ready_ms']:7.1f} ms | {r['bytes'] / 1024:7.1f} KiB over "
-                         f"the network in {r['requests']:.0f} requests, {r['cached']:.0f} from the cache")
+            lines.append(f"{names[name]:>{width}} " + say(msg(
+                "{kind}: drawn at {ms} ms | {kib} KiB over the network in {requests} requests, {cached} from the "
+                "cache", kind=say(kinds[kind]), ms=f"{r['ready_ms']:7.1f}", kib=f"{r['bytes'] / 1024:7.1f}",
+                requests=f"{r['requests']:.0f}", cached=f"{r['cached']:.0f}")))
     return lines
 
 

@@ -22,23 +22,29 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gemtable.core import i18n
+from gemtable.core.i18n import mark, msg
+
 # (part, markers in a frame "function (file:line)"), the first part that matches a sample wins
 PARTS: list[tuple[str, tuple[str, ...]]] = [
-    ("compression (permessage-deflate)", ("permessage_deflate",)),
-    ("database commit", ("sqlite3", "sqlalchemy/", "psycopg", "Storage.", "GroupCommit.", "gemtable/server/db.py")),
-    ("JSON encoding and decoding", ("encode_message (", "orjson", "json/encoder", "json/decoder", "parse_message (")),
-    ("log rendering", ("log_entries (", "format_text (", "event_for (")),
-    ("legal-move lists", ("legal_actions (", "LiveTable.legal (", "refresh_decisions (", "action_text (",
-                          "Action.to_json (", ".prompt (")),
-    ("view building", (".view (", "LiveTable.payload (", "LiveTable.summary (", "gemtable/server/hooks.py",
-                       "gemtable/server/inplay.py", "gemtable/server/clock", "gemtable/server/lobby.py")),
-    ("rules (check, apply, clone)", ("gemtable/games/", "gemtable/core/")),
-    ("WebSocket framing", ("websockets/", "uvicorn/protocols/")),
-    ("Starlette and FastAPI", ("starlette/", "fastapi/")),
-    ("table core (submit, hub)", ("gemtable/server/",)),
-    ("event loop and threads", ("asyncio/", "uvloop", "concurrent/futures", "threading.py", "selectors.py")),
+    (mark("compression (permessage-deflate)"), ("permessage_deflate",)),
+    (mark("database commit"), ("sqlite3", "sqlalchemy/", "psycopg", "Storage.", "GroupCommit.",
+                               "gemtable/server/db.py")),
+    (mark("JSON encoding and decoding"), ("encode_message (", "orjson", "json/encoder", "json/decoder",
+                                          "parse_message (")),
+    (mark("log rendering"), ("log_entries (", "format_text (", "event_for (")),
+    (mark("legal-move lists"), ("legal_actions (", "LiveTable.legal (", "refresh_decisions (", "action_text (",
+                                "Action.to_json (", ".prompt (")),
+    (mark("view building"), (".view (", "LiveTable.payload (", "LiveTable.summary (", "gemtable/server/hooks.py",
+                             "gemtable/server/inplay.py", "gemtable/server/clock", "gemtable/server/lobby.py")),
+    (mark("rules (check, apply, clone)"), ("gemtable/games/", "gemtable/core/")),
+    (mark("WebSocket framing"), ("websockets/", "uvicorn/protocols/")),
+    (mark("Starlette and FastAPI"), ("starlette/", "fastapi/")),
+    (mark("table core (submit, hub)"), ("gemtable/server/",)),
+    (mark("event loop and threads"), ("asyncio/", "uvloop", "concurrent/futures", "threading.py",
+                                      "selectors.py")),
 ]
-OTHER = "other"
+OTHER = mark("other")
 
 
 def py_spy() -> str | None:
@@ -51,7 +57,7 @@ def start(pids: list[int], seconds: float, folder: str) -> list[tuple[subprocess
     """py-spy recording each of ``pids`` for ``seconds`` (folded stacks into ``folder``)."""
     exe = py_spy()
     if exe is None:
-        raise RuntimeError("--profile needs py-spy: pip install py-spy (in the dev extra)")
+        raise RuntimeError(i18n.render(msg("--profile needs py-spy: pip install py-spy (in the dev extra)")))
     os.makedirs(folder, exist_ok=True)
     out = []
     for i, pid in enumerate(pids):
@@ -116,14 +122,19 @@ def summarize(stacks: collections.Counter, top: int = 15) -> dict[str, Any]:
             "top_functions_pct": [(f, share(n)) for f, n in leaves.most_common(top)]}
 
 
-def format_profile(prof: dict[str, Any]) -> list[str]:
-    files = ", ".join(prof.get("files", [])) or "none"
-    lines = [f"profile ({prof['samples']} samples of the Python work, py-spy --gil; folded stacks: {files}):"]
+def format_profile(prof: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
+    """The summary as lines of text in ``lang`` (the parts' names translated)."""
+    def say(message: i18n.Message) -> str:
+        return i18n.render(message, lang)
+
+    files = ", ".join(prof.get("files", [])) or say(msg("none"))
+    lines = [say(msg("profile ({samples} samples of the Python work, py-spy --gil; folded stacks: {files}):",
+                     samples=prof["samples"], files=files))]
     for part, pct in sorted(prof["parts_pct"].items(), key=lambda kv: -kv[1]):
-        lines.append(f"  {pct:5.1f} %  {part}")
-    lines.append("  most often on top of the stack:")
+        lines.append(f"  {pct:5.1f} %  {say(msg(part))}")
+    lines.append("  " + say(msg("most often on top of the stack:")))
     for f, pct in prof["top_functions_pct"][:10]:
         lines.append(f"  {pct:5.1f} %  {f}")
     for p in prof.get("problems", []):
-        lines.append(f"  py-spy failed: {p}")
+        lines.append("  " + say(msg("py-spy failed: {error}", error=p)))
     return lines

@@ -4,6 +4,7 @@ for gems, build the most magnificent park.  Unofficial implementation; see RULES
 from pathlib import Path
 
 from gemtable.core import Game
+from gemtable.core.i18n import mark
 
 from .data import DATA
 from .features import LAYOUT as OBSERVATION_LAYOUT
@@ -28,9 +29,9 @@ GAME = Game(
     actions=ACTIONS,
     options=(),
     data_status="reconstructed" if DATA.reconstructed else "complete",
-    owners="Rüdiger Dorn (design), Ravensburger (publisher); unofficial implementation",
-    summary="Place coins on a market of equipment, animals and development steps, trade complete "
-    "pit/mining-rights/ship sets for gems, and spend them on buildings and forests for your park.",
+    owners=mark("Rüdiger Dorn (design), Ravensburger (publisher); unofficial implementation"),
+    summary=mark("Place coins on a market of equipment, animals and development steps, trade complete "
+                 "pit/mining-rights/ship sets for gems, and spend them on buildings and forests for your park."),
     data=DATA,
     rules_path=str(Path(__file__).with_name("RULES.md")),
     play_path=str(Path(__file__).with_name("PLAY.md")),
