@@ -39,7 +39,7 @@ GAME = Game(
         ),
     ),
     data_status="complete",
-    owners="Reiner Knizia; Schmidt Spiele (unofficial implementation)",
+    owners=mark("Reiner Knizia; Schmidt Spiele (unofficial implementation)"),
     summary=mark("Draft cards and place diamonds in the workshops, houses, citizens' pyramids, "
                  "trade and harbor of Murano; sail the sea track; chain extra cards from the display."),
     data=D,

@@ -36,7 +36,7 @@ GAME = Game(
                choice_labels=(mark("Side A: ornaments score"), mark("Side B: windows score by colour"))),
     ),
     data_status="reconstructed" if DATA.reconstructed else "complete",
-    owners="Michael Kiesling (design), Plan B Games (publisher); unofficial implementation",
+    owners=mark("Michael Kiesling (design), Plan B Games (publisher); unofficial implementation"),
     summary=mark("Draft coloured glass panes from factories onto pattern strips, moving your glazier "
                  "left to right, to glaze the palace windows over 6 rounds."),
     data=DATA,
