@@ -27,9 +27,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from gemtable.core import Rng
+from gemtable.core import Rng, i18n
 
-from gemtable.core import i18n
 from .db import HintRow, PracticeRow
 from .hooks import TableHooks
 from .table import LiveTable, Rejected
@@ -130,7 +129,8 @@ class Hints(TableHooks):
         return self.pool
 
     # -- asking ----------------------------------------------------------------------------
-    async def hint(self, table: LiveTable, seat: int | None, version: int) -> dict[str, Any]:
+    async def hint(self, table: LiveTable, seat: int | None, version: int,
+                   lang: str = i18n.SOURCE) -> dict[str, Any]:
         if seat is None:
             raise Rejected("no_token", i18n.msg("Only a seat (with its token) can ask for a hint."), 403)
         if table.over or table.waiting:
@@ -154,7 +154,8 @@ class Hints(TableHooks):
 
             loop = asyncio.get_running_loop()
             try:
-                moves = await loop.run_in_executor(self._pool(), hints_json, table.game.id, view_state, seat)
+                moves = await loop.run_in_executor(self._pool(), hints_json, table.game.id, view_state, seat, 3,
+                                                   lang)
             except concurrent.futures.process.BrokenProcessPool:
                 self.pool = None
                 raise Rejected("hint_failed", i18n.msg("The hint could not be worked out: ask again."), 409) from None
@@ -162,7 +163,8 @@ class Hints(TableHooks):
             self.busy.discard(table.id)
         return {"version": version, "seat": seat, "hints": moves}
 
-    async def board(self, table: LiveTable, move: int, line: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    async def board(self, table: LiveTable, move: int, line: list[tuple[int, dict[str, Any]]],
+                    lang: str = i18n.SOURCE) -> dict[str, Any]:
         """The analysis board of a finished table (``analysis.review.board_json``)."""
         if not table.over:
             raise Rejected("running", i18n.msg("The analysis board opens when the game is over."), 409)
@@ -170,12 +172,13 @@ class Hints(TableHooks):
             raise Rejected("too_long", i18n.msg("A line may try at most {n} moves.", n=LINE), 422)
         if self.boards >= BOARDS:
             raise Rejected("busy", i18n.msg("Many positions are being analysed: try again in a moment."), 429, retry_after=1)
-        from gemtable.analysis.review import board_json
+        from gemtable.analysis.review import HINT_SAMPLES, board_json
 
         self.boards += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool(), board_json, table.match.to_json(), move, line)
+            return await loop.run_in_executor(self._pool(), board_json, table.match.to_json(), move, line,
+                                                    HINT_SAMPLES, lang)
         except ValueError as exc:
             raise Rejected("bad_line", str(exc), 422) from None
         except concurrent.futures.process.BrokenProcessPool:
