@@ -304,22 +304,24 @@ def review_json(match: dict[str, Any], samples: int = SAMPLES) -> dict[str, Any]
     return out
 
 
-def hints_json(game_id: str, state: dict[str, Any], seat: int, count: int = 3) -> list[dict[str, Any]]:
+def hints_json(game_id: str, state: dict[str, Any], seat: int, count: int = 3,
+               lang: str = i18n.SOURCE) -> list[dict[str, Any]]:
     """:func:`hints` of a state's JSON (a determinization from ``seat``'s view is enough:
-    the hints depend on nothing else)."""
+    the hints depend on nothing else); the moves' texts and reasons in ``lang``."""
     from gemtable.core import get_game
 
-    return hints(get_game(game_id).from_json(state), seat, count)
+    return hints(get_game(game_id).from_json(state), seat, count, lang=lang)
 
 
 def board_json(match: dict[str, Any], upto: int, line: Sequence[tuple[int, dict[str, Any]]],
-               samples: int = HINT_SAMPLES) -> dict[str, Any]:
+               samples: int = HINT_SAMPLES, lang: str = i18n.SOURCE) -> dict[str, Any]:
     """The analysis board: the position after the first ``upto`` moves of a finished match,
     then the moves of ``line`` (seat, action JSON) tried instead; the seat to move's view
     and legal moves, every seat's chance from its own view, and the bot's three best moves.
 
     A :class:`ReviewError` (a ``ValueError``) names what does not fit (a move number, a seat
-    not to move, the rule an illegal move breaks)."""
+    not to move, the rule an illegal move breaks).  The prompt, the moves' texts and the
+    reasons are in ``lang``."""
     from gemtable.core import get_game
 
     m = Match.from_json(match)
@@ -337,7 +339,7 @@ def board_json(match: dict[str, Any], upto: int, line: Sequence[tuple[int, dict[
             action = game.action_from_json(data)
         except GemtableError as exc:
             raise ReviewError(msg("step {step} of the line: {error}", step=k, error=exc.message)) from None
-        why = state.check(seat, action)
+        why = state.check(seat, action, lang)
         if why:
             raise ReviewError(msg("step {step} of the line: {error}", step=k, error=why))
         state.apply(seat, action)
@@ -347,11 +349,11 @@ def board_json(match: dict[str, Any], upto: int, line: Sequence[tuple[int, dict[
     legal = state.legal_actions(mover) if mover is not None else []
     return {
         "move": upto, "line": len(line), "seat": mover, "to_move": list(movers), "over": state.is_over(),
-        "view": state.view(mover), "prompt": state.prompt(mover) if mover is not None else None,
-        "legal": [{"id": a.id, "type": a.type, "json": a.to_json(), "text": state.action_text(mover, a)}
+        "view": state.view(mover), "prompt": state.prompt(mover, lang) if mover is not None else None,
+        "legal": [{"id": a.id, "type": a.type, "json": a.to_json(), "text": state.action_text(mover, a, lang)}
                   for a in legal],
         "chances": [round(judge.chance(state, p), 4) for p in range(state.num_players)],
-        "best": [c.to_json() for c in judge.rank(state, mover, explain=3)[:3]] if mover is not None else [],
+        "best": [c.to_json() for c in judge.rank(state, mover, explain=3, lang=lang)[:3]] if mover is not None else [],
         "result": state.result() if state.is_over() else None,
         "bot": judge.name,
     }

@@ -83,11 +83,11 @@ _ADDRESS = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-
 def check_address(value: Any) -> str:
     """An e-mail address as stored (ASCII, the domain lower-cased), or Rejected 422."""
     if not isinstance(value, str):
-        raise Rejected("bad_address", "The e-mail address must be text.", 422)
+        raise Rejected("bad_address", msg("The e-mail address must be text."), 422)
     value = value.strip()
     if len(value) > MAX_ADDRESS or not _ADDRESS.match(value) or ".." in value:
-        raise Rejected("bad_address", "That is not an e-mail address this server can send to "
-                                      "(name@example.org, plain ASCII).", 422)
+        raise Rejected("bad_address", msg("That is not an e-mail address this server can send to "
+                                          "(name@example.org, plain ASCII)."), 422)
     local, _, host = value.rpartition("@")
     return f"{local}@{host.lower()}"
 
@@ -314,13 +314,13 @@ class Community(TableHooks):
         from itsdangerous import BadData
 
         if not isinstance(token, str) or not 10 <= len(token) <= 300:
-            raise Rejected("bad_token", "That link is not valid (copy the whole link from the mail).", 400)
+            raise Rejected("bad_token", msg("That link is not valid (copy the whole link from the mail)."), 400)
         try:
             key = self.serializer(salt).loads(token, max_age=max_age)
         except BadData:
-            raise Rejected("bad_token", "That link is not valid or has expired.", 400) from None
+            raise Rejected("bad_token", msg("That link is not valid or has expired."), 400) from None
         if not isinstance(key, str):
-            raise Rejected("bad_token", "That link is not valid.", 400)
+            raise Rejected("bad_token", msg("That link is not valid."), 400)
         return key
 
     # -- turns (hooks) ------------------------------------------------------------------------
@@ -570,7 +570,7 @@ class Community(TableHooks):
                 MailRow.player_id == player.id, MailRow.kind == "confirm",
                 MailRow.created_at > now - dt.timedelta(days=1)))
             if confirms >= CONFIRMS_A_DAY:
-                raise Rejected("rate_limited", "Too many confirm mails today: try again tomorrow.", 429,
+                raise Rejected("rate_limited", msg("Too many confirm mails today: try again tomorrow."), 429,
                                retry_after=3600)
             key = secrets.token_urlsafe(18)
             addr = s.get(MailAddressRow, player.id)
@@ -602,7 +602,7 @@ class Community(TableHooks):
         with self.m.db.session() as s:
             addr = s.get(MailAddressRow, player_id)
             if addr is None:
-                raise Rejected("no_address", "Add an e-mail address first.", 409)
+                raise Rejected("no_address", msg("Add an e-mail address first."), 409)
             if mode is not None:
                 addr.mode = mode
                 if mode == "daily":
@@ -615,7 +615,7 @@ class Community(TableHooks):
         key = self.key_of(token, "gemtable.mail-confirm", CONFIRM_FOR)
         with self.m.db.session() as s:
             if s.execute(update(MailAddressRow).where(MailAddressRow.key == key).values(confirmed=True)).rowcount != 1:
-                raise Rejected("bad_token", "That link is for an address that was changed or removed since.", 400)
+                raise Rejected("bad_token", msg("That link is for an address that was changed or removed since."), 400)
             s.commit()
 
     def unsubscribe(self, token: Any) -> None:
@@ -623,7 +623,7 @@ class Community(TableHooks):
         with self.m.db.session() as s:
             if s.execute(update(MailAddressRow).where(MailAddressRow.key == key)
                          .values(mode="never", invites=False)).rowcount != 1:
-                raise Rejected("bad_token", "That link is for an address that was changed or removed since.", 400)
+                raise Rejected("bad_token", msg("That link is for an address that was changed or removed since."), 400)
             s.commit()
 
     # -- friends and blocks --------------------------------------------------------------------
@@ -633,9 +633,9 @@ class Community(TableHooks):
         key = name_key(name) if isinstance(name, str) and len(name) <= 200 else None
         other = None if key is None else s.scalar(select(PlayerRow).where(PlayerRow.name_key == key))
         if other is None:
-            raise Rejected("no_player", "There is no player of that name.", 404)
+            raise Rejected("no_player", msg("There is no player of that name."), 404)
         if other.id == me:
-            raise Rejected("yourself", "That is you.", 409)
+            raise Rejected("yourself", msg("That is you."), 409)
         return other
 
     @staticmethod
@@ -646,10 +646,10 @@ class Community(TableHooks):
         with self.m.db.session() as s:
             other = self._other(s, me, name)
             if self.blocked(s, other.id, me) or self.blocked(s, me, other.id):
-                raise Rejected("blocked", "You cannot follow this player.", 403)
+                raise Rejected("blocked", msg("You cannot follow this player."), 403)
             if s.get(FollowRow, (me, other.id)) is None:
                 if s.scalar(select(func.count()).select_from(FollowRow).where(FollowRow.follower == me)) >= MAX_FOLLOWS:
-                    raise Rejected("too_many", f"You follow {MAX_FOLLOWS} players already.", 409)
+                    raise Rejected("too_many", msg("You follow {n} players already.", n=MAX_FOLLOWS), 409)
                 s.add(FollowRow(follower=me, followed=other.id, at=utcnow()))
                 try:
                     s.commit()
@@ -668,7 +668,7 @@ class Community(TableHooks):
             other = self._other(s, me, name)
             if s.get(BlockRow, (me, other.id)) is None:
                 if s.scalar(select(func.count()).select_from(BlockRow).where(BlockRow.blocker == me)) >= MAX_BLOCKS:
-                    raise Rejected("too_many", f"You block {MAX_BLOCKS} players already.", 409)
+                    raise Rejected("too_many", msg("You block {n} players already.", n=MAX_BLOCKS), 409)
                 s.add(BlockRow(blocker=me, blocked=other.id, at=utcnow()))
             s.execute(delete(FollowRow).where(or_(and_(FollowRow.follower == me, FollowRow.followed == other.id),
                                                   and_(FollowRow.follower == other.id, FollowRow.followed == me))))
@@ -760,17 +760,17 @@ class Community(TableHooks):
         with self.m.db.session() as s:
             if s.scalar(select(BlockRow.blocker).where(BlockRow.blocker.in_(here), BlockRow.blocked == player_id)
                         .limit(1)) is not None:
-                raise Rejected("blocked", "A player at this table does not play with you.", 403)
+                raise Rejected("blocked", msg("A player at this table does not play with you."), 403)
 
     def invite(self, me: PlayerRow, table: LiveTable, name: Any, seat: int) -> str:
         with self.m.db.session() as s:
             other = self._other(s, me.id, name)
             if self.blocked(s, other.id, me.id):
-                raise Rejected("blocked", "This player does not accept your invitations.", 403)
+                raise Rejected("blocked", msg("This player does not accept your invitations."), 403)
             if self.blocked(s, me.id, other.id):
-                raise Rejected("blocked", "You blocked this player: unblock them first.", 409)
+                raise Rejected("blocked", msg("You blocked this player: unblock them first."), 409)
             if any(st.player == other.id for st in table.seats):
-                raise Rejected("seated", "That player has a seat at this table already.", 409)
+                raise Rejected("seated", msg("That player has a seat at this table already."), 409)
             row = s.get(SeatInviteRow, (table.id, other.id))
             if row is None:
                 s.add(SeatInviteRow(table_id=table.id, to_player=other.id, seat=seat, from_player=me.id, at=utcnow()))

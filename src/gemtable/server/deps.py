@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from starlette.requests import HTTPConnection
 
+from gemtable.core import i18n
 from .limits import Limits, RateLimiter
 from .table import LiveTable, Rejected
 from .tables import TableManager
@@ -64,9 +65,13 @@ def no_token_in_url(conn: HTTPConnection) -> None:
         raise Rejected("token_in_url", TOKEN_IN_URL, 400)
 
 
+NEW_TABLES = i18n.mark("Too many new tables from your address: try again in {wait} s.")
+
+
 def too_many(limiter: RateLimiter, key: str, what: str) -> Rejected:
+    """The refusal (429) for an empty bucket: ``what`` is a marked text with the field {wait}."""
     wait = limiter.bucket(key).retry_after()
-    return Rejected("rate_limited", f"Too many {what} from your address: try again in {wait} s.", 429,
+    return Rejected("rate_limited", i18n.msg(what, wait=wait), 429,
                     retry_after=wait)
 
 
@@ -82,9 +87,9 @@ async def seat_of(conn: HTTPConnection, table_id: str, token: str | None) -> tup
     limiter: RateLimiter = conn.app.state.auth_limiter
     address = client_address(conn)
     if limiter.bucket(address).empty():
-        raise too_many(limiter, address, "refused tokens")
+        raise too_many(limiter, address, i18n.mark("Too many refused tokens from your address: try again in {wait} s."))
     seat = table.seat_for_token(token)
     if seat is None:
         limiter.bucket(address).take()
-        raise Rejected("bad_token", "That seat token is not valid for this table.", 403)
+        raise Rejected("bad_token", i18n.msg("That seat token is not valid for this table."), 403)
     return table, seat.seat

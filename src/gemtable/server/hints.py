@@ -27,7 +27,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from gemtable.core import Rng
+from gemtable.core import Rng, i18n
 
 from .db import HintRow, PracticeRow
 from .hooks import TableHooks
@@ -129,20 +129,21 @@ class Hints(TableHooks):
         return self.pool
 
     # -- asking ----------------------------------------------------------------------------
-    async def hint(self, table: LiveTable, seat: int | None, version: int) -> dict[str, Any]:
+    async def hint(self, table: LiveTable, seat: int | None, version: int,
+                   lang: str = i18n.SOURCE) -> dict[str, Any]:
         if seat is None:
-            raise Rejected("no_token", "Only a seat (with its token) can ask for a hint.", 403)
+            raise Rejected("no_token", i18n.msg("Only a seat (with its token) can ask for a hint."), 403)
         if table.over or table.waiting:
-            raise Rejected("not_running", "Hints are given while the game runs.", 409)
+            raise Rejected("not_running", i18n.msg("Hints are given while the game runs."), 409)
         if not practice(table, seat):
-            raise Rejected("not_practice", "Hints are only given at practice tables (marked as practice, or "
-                                           "every other seat a bot).", 403)
+            raise Rejected("not_practice", i18n.msg("Hints are only given at practice tables (marked as practice, or "
+                                               "every other seat a bot)."), 403)
         if version != table.version:
-            raise Rejected("stale", "The table moved on: ask again for this position.", 409)
+            raise Rejected("stale", i18n.msg("The table moved on: ask again for this position."), 409)
         if seat not in table.state.to_move():
-            raise Rejected("not_your_turn", "A hint is given when it is your turn.", 409)
+            raise Rejected("not_your_turn", i18n.msg("A hint is given when it is your turn."), 409)
         if table.id in self.busy:
-            raise Rejected("busy", "A hint is being worked out for this table.", 429, retry_after=1)
+            raise Rejected("busy", i18n.msg("A hint is being worked out for this table."), 429, retry_after=1)
         self.busy.add(table.id)
         try:
             # a determinization from the seat's view: the worker process sees nothing else
@@ -153,32 +154,35 @@ class Hints(TableHooks):
 
             loop = asyncio.get_running_loop()
             try:
-                moves = await loop.run_in_executor(self._pool(), hints_json, table.game.id, view_state, seat)
+                moves = await loop.run_in_executor(self._pool(), hints_json, table.game.id, view_state, seat, 3,
+                                                   lang)
             except concurrent.futures.process.BrokenProcessPool:
                 self.pool = None
-                raise Rejected("hint_failed", "The hint could not be worked out: ask again.", 409) from None
+                raise Rejected("hint_failed", i18n.msg("The hint could not be worked out: ask again."), 409) from None
         finally:
             self.busy.discard(table.id)
         return {"version": version, "seat": seat, "hints": moves}
 
-    async def board(self, table: LiveTable, move: int, line: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    async def board(self, table: LiveTable, move: int, line: list[tuple[int, dict[str, Any]]],
+                    lang: str = i18n.SOURCE) -> dict[str, Any]:
         """The analysis board of a finished table (``analysis.review.board_json``)."""
         if not table.over:
-            raise Rejected("running", "The analysis board opens when the game is over.", 409)
+            raise Rejected("running", i18n.msg("The analysis board opens when the game is over."), 409)
         if len(line) > LINE:
-            raise Rejected("too_long", f"A line may try at most {LINE} moves.", 422)
+            raise Rejected("too_long", i18n.msg("A line may try at most {n} moves.", n=LINE), 422)
         if self.boards >= BOARDS:
-            raise Rejected("busy", "Many positions are being analysed: try again in a moment.", 429, retry_after=1)
-        from gemtable.analysis.review import board_json
+            raise Rejected("busy", i18n.msg("Many positions are being analysed: try again in a moment."), 429, retry_after=1)
+        from gemtable.analysis.review import HINT_SAMPLES, board_json
 
         self.boards += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool(), board_json, table.match.to_json(), move, line)
+            return await loop.run_in_executor(self._pool(), board_json, table.match.to_json(), move, line,
+                                                    HINT_SAMPLES, lang)
         except ValueError as exc:
             raise Rejected("bad_line", str(exc), 422) from None
         except concurrent.futures.process.BrokenProcessPool:
             self.pool = None
-            raise Rejected("analysis_failed", "The position could not be analysed: try again.", 409) from None
+            raise Rejected("analysis_failed", i18n.msg("The position could not be analysed: try again."), 409) from None
         finally:
             self.boards -= 1

@@ -44,6 +44,7 @@ from typing import Any
 
 from sqlalchemy import and_, exists, func, or_, select, text
 
+from gemtable.core import i18n
 from . import lobby, ratings
 from .db import ActionRow, KickedRow, PlayerRow, PlayRow, SeatRow, TableRow, utcnow
 from .limits import shown
@@ -70,7 +71,8 @@ def _game(value: str | None, known: dict[str, Any]) -> str | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str) or value not in known:
-        raise Rejected("bad_filter", f"'game' must be one of {', '.join(sorted(known))}, not {shown(value)}.", 422)
+        raise Rejected("bad_filter", i18n.msg("'game' must be one of {games}, not {value}.", games=", ".join(sorted(known)),
+                                              value=shown(value)), 422)
     return value
 
 
@@ -79,12 +81,16 @@ def _players(value: Any, game: Any = None) -> int | None:
         return None
     if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit()
                                                                   and len(value) <= 2)):
-        raise Rejected("bad_filter", f"'players' must be a whole number of players, not {shown(value)}.", 422)
+        raise Rejected("bad_filter", i18n.msg("'players' must be a whole number of players, not {value}.",
+                                              value=shown(value)), 422)
     n = int(value)
     allowed = tuple(game.player_counts) if game is not None else range(1, 13)
     if n not in allowed:
-        raise Rejected("bad_filter", f"'players' must be one of {', '.join(map(str, allowed))}"
-                                     f"{' for ' + game.title if game is not None else ''}, not {n}.", 422)
+        raise Rejected("bad_filter", (i18n.msg("'players' must be one of {counts}, not {n}.", counts=", ".join(map(str, allowed)), n=n)
+                                     if game is None else
+                                     i18n.msg("'players' must be one of {counts} for {game}, not {n}.",
+                                              counts=", ".join(map(str, allowed)), game=i18n.msg(game.title), n=n)),
+                       422, domains=game.domains if game is not None else (i18n.CORE_DOMAIN,))
     return n
 
 
@@ -92,7 +98,8 @@ def _clock(value: Any) -> str | None:
     if value in (None, ""):
         return None
     if not isinstance(value, str) or value not in CLOCK_MODES:
-        raise Rejected("bad_filter", f"'clock' must be one of {', '.join(CLOCK_MODES)}, not {shown(value)}.", 422)
+        raise Rejected("bad_filter", i18n.msg("'clock' must be one of {modes}, not {value}.", modes=", ".join(CLOCK_MODES),
+                                              value=shown(value)), 422)
     return value
 
 
@@ -107,7 +114,8 @@ def parse_filters(game: Any = None, players: Any = None, clock: Any = None, open
     elif open_seat in ("1", "true", True):
         wants_open = True
     else:
-        raise Rejected("bad_filter", f"'open' must be true or false (1 or 0), not {shown(open_seat)}.", 422)
+        raise Rejected("bad_filter", i18n.msg("'open' must be true or false (1 or 0), not {value}.",
+                                              value=shown(open_seat)), 422)
     return Filters(g, _players(players, known[g] if g else None), _clock(clock), wants_open)
 
 
@@ -128,15 +136,15 @@ def parse_cursor(value: Any) -> tuple[dt.datetime, str] | None:
             raise ValueError
         return created, table_id
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise Rejected("bad_cursor", "'after' must be a 'next' value from an earlier page of the list.", 422) from None
+        raise Rejected("bad_cursor", i18n.msg("'after' must be a 'next' value from an earlier page of the list."), 422) from None
 
 
 def parse_per_page(value: Any) -> int:
     if value in (None, ""):
         return PER_PAGE
     if not (isinstance(value, str) and value.isdigit() and len(value) <= 3) or not 1 <= int(value) <= MAX_PER_PAGE:
-        raise Rejected("bad_filter", f"'per_page' must be a whole number from 1 to {MAX_PER_PAGE}, "
-                                     f"not {shown(value)}.", 422)
+        raise Rejected("bad_filter", i18n.msg("'per_page' must be a whole number from 1 to {most}, not {value}.",
+                                              most=MAX_PER_PAGE, value=shown(value)), 422)
     return int(value)
 
 

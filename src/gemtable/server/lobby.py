@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from sqlalchemy import select, update
 
+from gemtable.core import i18n
 from .db import Conflict, KickedRow, PlayerRow, SeatRow, TableRow, bump, utcnow
 from .hooks import TableHooks
 from .limits import shown
@@ -79,9 +80,10 @@ def prepare(seats: list[dict[str, Any]] | None, player: PlayerRow | None,
                 out.append({"kind": "human", "name": None})
             elif kind == "me":
                 if player is None:
-                    raise Rejected("no_player", f"Seat {i + 1} is 'me': pick a name first (the gt_player cookie).", 422)
+                    raise Rejected("no_player", i18n.msg("Seat {seat} is 'me': pick a name first (the gt_player cookie).",
+                                                                   seat=i + 1), 422)
                 if me is not None:
-                    raise Rejected("bad_seats", "Only one seat can be 'me' (use invite seats for hotseat play).", 422)
+                    raise Rejected("bad_seats", i18n.msg("Only one seat can be 'me' (use invite seats for hotseat play)."), 422)
                 me = i
                 out.append({"kind": "human", "name": player.name})
             else:
@@ -188,7 +190,7 @@ async def _retry(manager: TableManager, table: LiveTable, change: Callable[[], A
             return await change()
         except Conflict:
             await manager.catch_up(table, {"reload"})
-    raise Rejected("busy", "The table kept changing meanwhile: try again.", 409)
+    raise Rejected("busy", i18n.msg("The table kept changing meanwhile: try again."), 409)
 
 
 async def _apply(manager: TableManager, table: LiveTable, seats: dict[int, dict[str, Any]],
@@ -221,14 +223,14 @@ def _freed(table: LiveTable, i: int) -> dict[str, Any]:
 
 def _seat_number(value: Any, table: LiveTable) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < table.num_players:
-        raise Rejected("bad_seat", f"'seat' must be a seat number from 0 to {table.num_players - 1}, "
-                                   f"not {shown(value)}.", 422)
+        raise Rejected("bad_seat", i18n.msg("'seat' must be a seat number from 0 to {last}, not {value}.",
+                                            last=table.num_players - 1, value=shown(value)), 422)
     return value
 
 
 def _must_wait(table: LiveTable) -> None:
     if table.over or not table.waiting:
-        raise Rejected("started", "The game has started: seats can no longer change.", 409)
+        raise Rejected("started", i18n.msg("The game has started: seats can no longer change."), 409)
 
 
 def _after(manager: TableManager, table: LiveTable, started: bool, event: str | None = None,
@@ -286,16 +288,16 @@ async def _join(manager: TableManager, table: LiveTable, player: PlayerRow, seat
             return mine[0]  # already seated here (a second click): the same seat
         _must_wait(table)
         if player.id in lobby_of(table).kicked:
-            raise Rejected("kicked", "The host removed you from this table.", 403)
+            raise Rejected("kicked", i18n.msg("The host removed you from this table."), 403)
         free = free_seats(table)
         if seat is None:
             if not free:
-                raise Rejected("full", "Every seat of this table is taken.", 409)
+                raise Rejected("full", i18n.msg("Every seat of this table is taken."), 409)
             chosen = free[0]
         else:
             chosen = _seat_number(seat, table)
             if chosen not in free:
-                raise Rejected("seat_taken", f"Seat {chosen} is not free to join.", 409)
+                raise Rejected("seat_taken", i18n.msg("Seat {seat} is not free to join.", seat=chosen), 409)
         start = len(free) == 1
         await _apply(manager, table, {chosen: {"player_id": player.id, "name": player.name}}, start)
     _after(manager, table, start, "join", player.name)
@@ -311,11 +313,11 @@ async def _leave(manager: TableManager, table: LiveTable, player: PlayerRow) -> 
         _must_wait(table)
         mine = [s for s in table.seats if s.player == player.id]
         if not mine:
-            raise Rejected("no_seat", "You hold no seat at this table.", 404)
+            raise Rejected("no_seat", i18n.msg("You hold no seat at this table."), 404)
         seat = mine[0]
         if not seat.open:
-            raise Rejected("host_seat", "The host's seat cannot be left: start the game, or let the "
-                                        "table expire.", 409)
+            raise Rejected("host_seat", i18n.msg("The host's seat cannot be left: start the game, or let the "
+                                            "table expire."), 409)
         name = seat.name
         await _apply(manager, table, {seat.seat: _freed(table, seat.seat)}, False)
     _after(manager, table, False, "leave", name)
@@ -331,9 +333,9 @@ async def _kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
         i = _seat_number(seat, table)
         target = table.seats[i]
         if not target.open or target.player is None:
-            raise Rejected("bad_seat", f"Seat {i} holds no player who joined from the lobby.", 409)
+            raise Rejected("bad_seat", i18n.msg("Seat {seat} holds no player who joined from the lobby.", seat=i), 409)
         if target.player == lobby_of(table).host_player:
-            raise Rejected("bad_seat", "The host cannot remove themselves.", 409)
+            raise Rejected("bad_seat", i18n.msg("The host cannot remove themselves."), 409)
         gone, name = target.player, target.name
         await _apply(manager, table, {i: _freed(table, i)}, False, kicked=gone)  # kept in the database
     _after(manager, table, False, "kick", name)
@@ -344,7 +346,8 @@ async def start(manager: TableManager, table: LiveTable, level: Any) -> None:
     if level is None:
         level = levels[0]
     if not isinstance(level, str) or level not in levels:
-        raise Rejected("bad_bot", f"'bots' must be one of {', '.join(levels)}, not {shown(level)}.", 422)
+        raise Rejected("bad_bot", i18n.msg("'bots' must be one of {levels}, not {level}.",
+                                            levels=", ".join(levels), level=shown(level)), 422)
     await _retry(manager, table, lambda: _start(manager, table, level))
 
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import delete, or_, select, update
 
+from gemtable.core import i18n
 from . import chat as chatmod
 from .bus import SITE
 from .db import AdminRow, AuditRow, ChatRow, PlayerRow, ReportRow, SanctionRow, SeatRow, TableRow, bump, utcnow
@@ -61,21 +62,31 @@ def until_text(until: dt.datetime | None) -> str:
     return "for good" if until is None else "until " + until.strftime("%Y-%m-%d %H:%M") + " UTC"
 
 
+def sanction_msg(kind: str, until: dt.datetime | None, reason: str) -> i18n.Message:
+    """What a muted or banned player is told (a message: it reads in their language)."""
+    when = None if until is None else until.strftime("%Y-%m-%d %H:%M")
+    if kind == "mute":
+        said = (i18n.msg("You are muted: you cannot chat for good.") if when is None
+                else i18n.msg("You are muted: you cannot chat until {when} UTC.", when=when))
+    else:
+        said = (i18n.msg("You are banned from this site for good.") if when is None
+                else i18n.msg("You are banned from this site until {when} UTC.", when=when))
+    return i18n.msg("{sanction} Reason: {reason}", sanction=said, reason=reason) if reason else said
+
+
 def sanction_message(kind: str, until: dt.datetime | None, reason: str) -> str:
-    what = "muted: you cannot chat" if kind == "mute" else "banned from this site"
-    because = f" Reason: {reason}" if reason else ""
-    return f"You are {what} {until_text(until)}.{because}"
+    return i18n.render(sanction_msg(kind, until, reason))
 
 
 def clean_reason(value: Any, what: str = "reason") -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise Rejected("malformed", f"'{what}' must be text.", 422)
+        raise Rejected("malformed", i18n.msg("'{field}' must be text.", field=what), 422)
     try:
         return chatmod.clean_text(value)[:MAX_REASON] if value.strip() else ""
     except chatmod.ChatError as exc:
-        raise Rejected("malformed", f"'{what}': {exc}", 422) from None
+        raise Rejected("malformed", i18n.msg("'{field}': {why}", field=what, why=str(exc)), 422) from None
 
 
 # -- the database (threads) ---------------------------------------------------------------------
@@ -112,7 +123,7 @@ def refusal(db: Any, player_id: str | None, kinds: tuple[str, ...]) -> Rejected 
             row = active(s, player_id, kind)
             if row is not None:
                 return Rejected("banned" if kind == "ban" else "muted",
-                                sanction_message(kind, row.until, row.reason), 403)
+                                sanction_msg(kind, row.until, row.reason), 403)
     return None
 
 
@@ -136,7 +147,7 @@ def player_by_name(s: Any, name: Any) -> PlayerRow:
     key = name_key(name) if isinstance(name, str) else None
     player = None if key is None else s.scalar(select(PlayerRow).where(PlayerRow.name_key == key))
     if player is None:
-        raise Rejected("no_player", "No player has that name.", 404)
+        raise Rejected("no_player", i18n.msg("No player has that name."), 404)
     return player
 
 
@@ -239,16 +250,16 @@ class Moderation(TableHooks):
     # -- admin actions ---------------------------------------------------------------------------
     async def require_admin(self, player: PlayerRow | None) -> PlayerRow:
         if player is None:
-            raise Rejected("no_player", "Log in first: this needs an admin's account.", 401)
+            raise Rejected("no_player", i18n.msg("Log in first: this needs an admin's account."), 401)
         if not await self.m.run_db(is_admin, self.db, player.id):
-            raise Rejected("not_admin", "Only the site's admins can do this.", 403)
+            raise Rejected("not_admin", i18n.msg("Only the site's admins can do this."), 403)
         return player
 
     def _sanction(self, admin: PlayerRow, name: Any, kind: str, minutes: int | None, reason: str) -> tuple[str, str, str]:
         with self.db.session() as s:
             target = player_by_name(s, name)
             if target.id == admin.id:
-                raise Rejected("self", "An admin cannot sanction themself.", 409)
+                raise Rejected("self", i18n.msg("An admin cannot sanction themself."), 409)
             until = None if minutes is None else utcnow() + dt.timedelta(minutes=minutes)
             s.execute(delete(SanctionRow).where(SanctionRow.player_id == target.id, SanctionRow.kind == kind))
             s.add(SanctionRow(player_id=target.id, kind=kind, until=until, reason=reason, at=utcnow()))
@@ -265,11 +276,11 @@ class Moderation(TableHooks):
 
     async def sanction(self, admin: PlayerRow, name: Any, kind: Any, minutes: Any, reason: Any) -> dict[str, Any]:
         if kind not in KINDS:
-            raise Rejected("malformed", "'kind' must be 'mute' or 'ban'.", 422)
+            raise Rejected("malformed", i18n.msg("'kind' must be 'mute' or 'ban'."), 422)
         if minutes is not None and (not isinstance(minutes, int) or isinstance(minutes, bool)
                                     or not 1 <= minutes <= MAX_MINUTES):
-            raise Rejected("malformed", f"'minutes' must be a whole number from 1 to {MAX_MINUTES}, "
-                                        "or null for good.", 422)
+            raise Rejected("malformed", i18n.msg("'minutes' must be a whole number from 1 to {most}, or null for good.",
+                                                 most=MAX_MINUTES), 422)
         reason = clean_reason(reason)
         target_id, target_name, message = await self.m.run_db(self._sanction, admin, name, kind, minutes, reason)
         closed = 0
@@ -285,21 +296,22 @@ class Moderation(TableHooks):
             gone = s.execute(delete(SanctionRow).where(SanctionRow.player_id == target.id,
                                                        SanctionRow.kind == kind)).rowcount
             if not gone:
-                raise Rejected("no_sanction", f"{target.name} has no {kind} to lift.", 409)
+                raise Rejected("no_sanction", (i18n.msg("{player} has no mute to lift.", player=target.name) if kind == "mute"
+                                                else i18n.msg("{player} has no ban to lift.", player=target.name)), 409)
             s.add(AuditRow(admin=admin.name, action="un" + kind, target=target.name, detail="", at=utcnow()))
             s.commit()
             return target.name
 
     async def lift(self, admin: PlayerRow, name: Any, kind: Any) -> dict[str, Any]:
         if kind not in KINDS:
-            raise Rejected("malformed", "'kind' must be 'mute' or 'ban'.", 422)
+            raise Rejected("malformed", i18n.msg("'kind' must be 'mute' or 'ban'."), 422)
         return {"player": await self.m.run_db(self._lift, admin, name, kind), "kind": kind, "lifted": True}
 
     def _grant(self, admin: PlayerRow, name: Any) -> str:
         with self.db.session() as s:
             target = player_by_name(s, name)
             if target.password_hash is None:
-                raise Rejected("no_account", "Only an account (a player with a password) can be an admin.", 409)
+                raise Rejected("no_account", i18n.msg("Only an account (a player with a password) can be an admin."), 409)
             if s.get(AdminRow, target.id) is None:
                 s.add(AdminRow(player_id=target.id, at=utcnow()))
                 s.add(AuditRow(admin=admin.name, action="grant", target=target.name, detail="", at=utcnow()))
@@ -313,9 +325,9 @@ class Moderation(TableHooks):
         with self.db.session() as s:
             line = s.get(ChatRow, chat_id)
             if line is None:
-                raise Rejected("no_line", "There is no such chat line.", 404)
+                raise Rejected("no_line", i18n.msg("There is no such chat line."), 404)
             if line.system:
-                raise Rejected("system_line", "System lines cannot be hidden.", 409)
+                raise Rejected("system_line", i18n.msg("System lines cannot be hidden."), 409)
             author = line.name
             s.execute(update(ChatRow).where(ChatRow.id == chat_id)
                       .values(text=HIDDEN_TEXT, system=True, seat=None, name=""))
@@ -328,7 +340,7 @@ class Moderation(TableHooks):
 
     async def hide(self, admin: PlayerRow, chat_id: Any) -> dict[str, Any]:
         if not isinstance(chat_id, int) or isinstance(chat_id, bool) or not 0 < chat_id < 2 ** 62:
-            raise Rejected("malformed", "'chat_id' must be a chat line's id (a positive whole number).", 422)
+            raise Rejected("malformed", i18n.msg("'chat_id' must be a chat line's id (a positive whole number)."), 422)
         table_id, _author = await self.m.run_db(self._hide, admin, chat_id)
         table = self.m.tables.get(table_id)
         if table is not None:
@@ -337,7 +349,7 @@ class Moderation(TableHooks):
 
     async def close_table(self, admin: PlayerRow, table_id: Any, note: Any) -> dict[str, Any]:
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 32:
-            raise Rejected("malformed", "'table' must be a table's id.", 422)
+            raise Rejected("malformed", i18n.msg("'table' must be a table's id."), 422)
         note = clean_reason(note, "note") or "Closed by a moderator."
         table = await self.m.get(table_id)  # 404 when there is none
         await self._close(table, admin, note)
@@ -350,7 +362,7 @@ class Moderation(TableHooks):
         table_id = table.id
         async with table.lock:
             if table.over:
-                raise Rejected("over", "This table's game is over already.", 409)
+                raise Rejected("over", i18n.msg("This table's game is over already."), 409)
             try:
                 scores = [s if isinstance(s, (int, float)) else 0 for s in table.state.scores()]
             except Exception:  # a game that cannot score an unfinished position
@@ -382,14 +394,14 @@ class Moderation(TableHooks):
         with self.db.session() as s:
             row = s.get(ReportRow, report_id)
             if row is None or not row.open:
-                raise Rejected("no_report", "There is no such open report.", 404)
+                raise Rejected("no_report", i18n.msg("There is no such open report."), 404)
             row.open = False
             s.add(AuditRow(admin=admin.name, action="dismiss", target=f"report {report_id}", detail="", at=utcnow()))
             s.commit()
 
     async def dismiss(self, admin: PlayerRow, report_id: Any) -> dict[str, Any]:
         if not isinstance(report_id, int) or isinstance(report_id, bool) or not 0 < report_id < 2 ** 62:
-            raise Rejected("malformed", "'report' must be a report's id (a positive whole number).", 422)
+            raise Rejected("malformed", i18n.msg("'report' must be a report's id (a positive whole number)."), 422)
         await self.m.run_db(self._dismiss, admin, report_id)
         return {"report": report_id, "dismissed": True}
 
@@ -399,15 +411,15 @@ class Moderation(TableHooks):
             if chat_id is not None:
                 line = s.get(ChatRow, chat_id)
                 if line is None or line.system or line.seat is None:
-                    raise Rejected("no_line", "There is no such chat line to report.", 404)
+                    raise Rejected("no_line", i18n.msg("There is no such chat line to report."), 404)
                 seat = s.get(SeatRow, (line.table_id, line.seat))
                 if seat is None or seat.player_id is None:
-                    raise Rejected("no_player", "That line's author is not a known player.", 404)
+                    raise Rejected("no_player", i18n.msg("That line's author is not a known player."), 404)
                 target_id = seat.player_id
             else:
                 target_id = player_by_name(s, name).id
             if target_id == reporter.id:
-                raise Rejected("self", "You cannot report yourself.", 409)
+                raise Rejected("self", i18n.msg("You cannot report yourself."), 409)
             row = ReportRow(reporter=reporter.id, target=target_id, chat_id=chat_id, reason=reason, open=True,
                             at=utcnow())
             s.add(row)
@@ -416,17 +428,17 @@ class Moderation(TableHooks):
 
     async def report(self, reporter: PlayerRow, name: Any, chat_id: Any, reason: Any) -> dict[str, Any]:
         if (name is None) == (chat_id is None):
-            raise Rejected("malformed", "Report either a chat line ('chat_id') or a player ('player').", 422)
+            raise Rejected("malformed", i18n.msg("Report either a chat line ('chat_id') or a player ('player')."), 422)
         if chat_id is not None and (not isinstance(chat_id, int) or isinstance(chat_id, bool)
                                     or not 0 < chat_id < 2 ** 62):
-            raise Rejected("malformed", "'chat_id' must be a chat line's id (a positive whole number).", 422)
+            raise Rejected("malformed", i18n.msg("'chat_id' must be a chat line's id (a positive whole number)."), 422)
         if name is not None and not isinstance(name, str):
-            raise Rejected("malformed", "'player' must be a player's name.", 422)
+            raise Rejected("malformed", i18n.msg("'player' must be a player's name."), 422)
         reason = clean_reason(reason)
         bucket = self.reports.bucket(reporter.id)
         if bucket.empty():
             wait = bucket.retry_after()
-            raise Rejected("rate_limited", f"Too many reports: try again in {wait} s.", 429, retry_after=wait)
+            raise Rejected("rate_limited", i18n.msg("Too many reports: try again in {wait} s.", wait=wait), 429, retry_after=wait)
         report_id = await self.m.run_db(self._report, reporter, name, chat_id, reason)
         bucket.take()  # only a report that was filed counts
         return {"report": report_id}

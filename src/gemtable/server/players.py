@@ -51,6 +51,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from gemtable.core import i18n
 from .db import PlayerRow, SeatRow, SessionRow, SettingRow, TableRow, utcnow
 from .limits import MAX_NAME, Limits, RateLimiter
 from .lobby import lobby_of
@@ -94,22 +95,22 @@ def player_name(value: Any) -> tuple[str, str]:
     MAX_NAME characters, or a name that looks like a bot's ("bot: …").
     """
     if not isinstance(value, str):
-        raise Rejected("bad_name", "A name must be text.", 422)
+        raise Rejected("bad_name", i18n.msg("A name must be text."), 422)
     if any("\ud800" <= ch <= "\udfff" for ch in value):
-        raise Rejected("bad_name", "A name must be valid Unicode text (it holds a lone surrogate).", 422)
+        raise Rejected("bad_name", i18n.msg("A name must be valid Unicode text (it holds a lone surrogate)."), 422)
     name = unicodedata.normalize("NFC", value)
     if any(unicodedata.category(ch) in REFUSED_CATEGORIES for ch in name):
-        raise Rejected("bad_name", "A name cannot hold control characters or invisible formatting characters.", 422)
+        raise Rejected("bad_name", i18n.msg("A name cannot hold control characters or invisible formatting characters."), 422)
     name = " ".join(name.split())
     if not name:
-        raise Rejected("bad_name", "A name needs at least one visible character.", 422)
+        raise Rejected("bad_name", i18n.msg("A name needs at least one visible character."), 422)
     if len(name) > MAX_NAME:
-        raise Rejected("bad_name", f"A name has at most {MAX_NAME} characters.", 422)
+        raise Rejected("bad_name", i18n.msg("A name has at most {most} characters.", most=MAX_NAME), 422)
     key = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
     if key.replace(" ", "").startswith("bot:"):
-        raise Rejected("bad_name", "Names starting with 'bot:' are kept for the bots' ratings.", 422)
+        raise Rejected("bad_name", i18n.msg("Names starting with 'bot:' are kept for the bots' ratings."), 422)
     if len(key) > 100:
-        raise Rejected("bad_name", f"A name has at most {MAX_NAME} characters.", 422)
+        raise Rejected("bad_name", i18n.msg("A name has at most {most} characters.", most=MAX_NAME), 422)
     return name, key
 
 
@@ -123,11 +124,11 @@ def name_key(value: str) -> str | None:
 
 def check_password(value: Any) -> str:
     if not isinstance(value, str):
-        raise Rejected("bad_password", "The password must be text.", 422)
+        raise Rejected("bad_password", i18n.msg("The password must be text."), 422)
     if any("\ud800" <= ch <= "\udfff" for ch in value):
-        raise Rejected("bad_password", "The password must be valid Unicode text.", 422)
+        raise Rejected("bad_password", i18n.msg("The password must be valid Unicode text."), 422)
     if not MIN_PASSWORD <= len(value) <= MAX_PASSWORD:
-        raise Rejected("bad_password", f"A password has {MIN_PASSWORD} to {MAX_PASSWORD} characters.", 422)
+        raise Rejected("bad_password", i18n.msg("A password has {least} to {most} characters.", least=MIN_PASSWORD, most=MAX_PASSWORD), 422)
     return value
 
 
@@ -304,7 +305,7 @@ class Identity:
     async def require(self, request: Request) -> PlayerRow:
         player = await self.current(request)
         if player is None:
-            raise Rejected("no_player", "Pick a name first: this needs a player (the gt_player cookie).", 401)
+            raise Rejected("no_player", i18n.msg("Pick a name first: this needs a player (the gt_player cookie)."), 401)
         return player
 
     # -- sessions ------------------------------------------------------------------
@@ -373,11 +374,11 @@ class Identity:
         the address's token for an attempt."""
         pair, name = f"{where}\n{key}", f"name:{key}"
         if self.login_pair.bucket(pair).empty():
-            raise self.limited(self.login_pair, pair, "failed logins for this name from your address")
+            raise self.limited(self.login_pair, pair, i18n.mark("Too many failed logins for this name from your address: try again in {wait} s."))
         if self.login_pair.spent(pair) and self.login_name.bucket(name).empty():
-            raise self.limited(self.login_name, name, "failed logins for this name")
+            raise self.limited(self.login_name, name, i18n.mark("Too many failed logins for this name: try again in {wait} s."))
         if not self.login_address.bucket(where).take():
-            raise self.limited(self.login_address, where, "login attempts from your address")
+            raise self.limited(self.login_address, where, i18n.mark("Too many login attempts from your address: try again in {wait} s."))
 
     def count_failure(self, where: str, key: str | None) -> None:
         self.login_pair.bucket(f"{where}\n{key}").take()
@@ -393,17 +394,17 @@ class Identity:
                 s.commit()
             except IntegrityError:
                 s.rollback()
-                raise Rejected("name_taken", "That name is taken: choose another one.", 409) from None
+                raise Rejected("name_taken", i18n.msg("That name is taken: choose another one."), 409) from None
             return row
 
     def rename_player(self, player_id: str, name: str, key: str, password_hash: str | None = None) -> PlayerRow:
         with self.manager().db.session() as s:
             row = s.get(PlayerRow, player_id)
             if row is None:
-                raise Rejected("no_player", "Pick a name first: this needs a player.", 401)
+                raise Rejected("no_player", i18n.msg("Pick a name first: this needs a player."), 401)
             other = s.scalar(select(PlayerRow.id).where(PlayerRow.name_key == key))
             if other is not None and other != player_id:
-                raise Rejected("name_taken", "That name is taken: choose another one.", 409)
+                raise Rejected("name_taken", i18n.msg("That name is taken: choose another one."), 409)
             row.name, row.name_key = name, key
             if password_hash is not None:
                 row.password_hash = password_hash
@@ -411,7 +412,7 @@ class Identity:
                 s.commit()
             except IntegrityError:
                 s.rollback()
-                raise Rejected("name_taken", "That name is taken: choose another one.", 409) from None
+                raise Rejected("name_taken", i18n.msg("That name is taken: choose another one."), 409) from None
             return row
 
     def player_by_key(self, key: str) -> PlayerRow | None:
@@ -449,7 +450,7 @@ class Identity:
 
     def limited(self, limiter: RateLimiter, key: str, what: str) -> Rejected:
         wait = limiter.bucket(key).retry_after()
-        return Rejected("rate_limited", f"Too many {what}: try again in {wait} s.", 429, retry_after=wait)
+        return Rejected("rate_limited", i18n.msg(what, wait=wait), 429, retry_after=wait)
 
     # -- a guest logging in ---------------------------------------------------------------
     def _merge(self, guest_id: str, account_id: str) -> None:

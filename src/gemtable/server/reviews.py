@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 
 from gemtable.core import Match
 
+from gemtable.core import i18n
 from .db import ActionRow, ReviewRow, SeatRow, TableRow
 from .hooks import TableHooks
 from .table import Rejected
@@ -181,9 +182,9 @@ class Reviews(TableHooks):
         if isinstance(table_id, str) and 0 < len(table_id) <= 32:
             status = await self.m.run_db(table_status, self.m.db, table_id)
         if status is None:
-            raise Rejected("no_table", "There is no such table.", 404)
+            raise Rejected("no_table", i18n.msg("There is no such table."), 404)
         if status != "finished":
-            raise Rejected("running", "A game is reviewed once it is over.", 409)
+            raise Rejected("running", i18n.msg("A game is reviewed once it is over."), 409)
 
     async def status(self, table_id: str, checked: bool = False) -> dict[str, Any]:
         """The review of a finished table as stored (``status`` "none" if never asked for)."""
@@ -202,7 +203,7 @@ class Reviews(TableHooks):
         got = await self.m.run_db(read, self.m.db, table_id)
         if got is None or got["status"] == "failed":
             if len(self.pending) >= self.size and table_id not in self.pending:
-                raise Rejected("busy", "Many reviews are waiting: ask again in a moment.", 429,
+                raise Rejected("busy", i18n.msg("Many reviews are waiting: ask again in a moment."), 429,
                                retry_after=RETRY_AFTER)
             await self.m.run_db(ask, self.m.db, table_id)
             self._enqueue(table_id)

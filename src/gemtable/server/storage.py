@@ -31,6 +31,7 @@ from typing import Any, Callable
 from sqlalchemy import update
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
+from gemtable.core import i18n
 from .bus import LocalBus, PgBus
 from .db import ActionRow, ActionStore, Conflict, Database, PlayRow, bump
 from .table import Rejected
@@ -93,8 +94,8 @@ class Storage:
             except Exception as exc:
                 if not _retryable(exc) or waited >= self.db_retry_for or self.closing:
                     log.error("database call %s failed: %s", name, exc)
-                    raise Rejected("storage", "The database is not available right now; nothing changed. "
-                                   "Try again in a moment.", 503, retry_after=2) from None
+                    raise Rejected("storage", i18n.msg("The database is not available right now; nothing changed. "
+                                       "Try again in a moment."), 503, retry_after=2) from None
                 log.warning("database busy (%s); trying again in %.2fs", type(exc).__name__, delay)
                 await asyncio.sleep(delay)
                 waited += delay

@@ -114,26 +114,27 @@ class TableManager:
         them; a table of that id already stored: the store fails, nothing is cached)."""
         if not isinstance(game_id, str) or game_id not in all_games():
             known = ", ".join(sorted(all_games()))
-            raise Rejected("unknown_game", f"There is no game {shown(game_id)} (games: {known}).", 404)
+            raise Rejected("unknown_game", i18n.msg("There is no game {game} (games: {known}).", game=shown(game_id),
+                                                    known=known), 404)
         game = get_game(game_id)
         if isinstance(players, bool) or not isinstance(players, int):
-            raise Rejected("bad_players", "'players' must be a whole number.", 422)
+            raise Rejected("bad_players", i18n.msg("'players' must be a whole number."), 422)
         try:
             game.check_players(players)
             opts = game.resolve_options(options if isinstance(options, dict) else {})
         except GemtableError as exc:
             raise Rejected("bad_options", str(exc), 422) from None
         if options is not None and not isinstance(options, dict):
-            raise Rejected("bad_options", "'options' must be an object of option names to values.", 422)
+            raise Rejected("bad_options", i18n.msg("'options' must be an object of option names to values."), 422)
         if seats is None:
             seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "easy"}] * (players - 1)
         if not isinstance(seats, list) or len(seats) != players:
-            raise Rejected("bad_seats", f"'seats' must list exactly {players} seats.", 422)
+            raise Rejected("bad_seats", i18n.msg("'seats' must list exactly {n} seats.", n=players), 422)
         built: list[Seat] = []
         humans = 0
         for i, spec in enumerate(seats):
             if not isinstance(spec, dict):
-                raise Rejected("bad_seats", f"Seat {i + 1} must be an object with a 'kind'.", 422)
+                raise Rejected("bad_seats", i18n.msg("Seat {seat} must be an object with a 'kind'.", seat=i + 1), 422)
             kind = spec.get("kind", "human")
             if kind == "human":
                 humans += 1
@@ -142,23 +143,24 @@ class TableManager:
             elif kind == "bot":
                 bot = spec.get("bot", "easy")
                 if not isinstance(bot, str) or not bot.strip() or len(bot) > 200:
-                    raise Rejected("bad_seats", f"Seat {i + 1}: 'bot' must be a bot level or spec.", 422)
+                    raise Rejected("bad_seats", i18n.msg("Seat {seat}: 'bot' must be a bot level or spec.", seat=i + 1), 422)
                 try:
                     check_bot_spec(bot, self.limits)
                 except BotLimitError as exc:
-                    raise Rejected("bot_limit", f"Seat {i + 1}: {exc}.", 422) from None
+                    raise Rejected("bot_limit", i18n.msg("Seat {seat}: {why}.", seat=i + 1, why=str(exc)), 422) from None
                 except Exception as exc:  # unknown bot, bad parameters
-                    raise Rejected("bad_bot", f"Seat {i + 1}: {exc}", 422) from None
+                    raise Rejected("bad_bot", i18n.msg("Seat {seat}: {why}", seat=i + 1, why=str(exc)), 422) from None
                 label = f"Bot {i + 1} ({bot})"  # a long bot spec: the seat is just "Bot N"
                 name = self._name(spec.get("name"), label if len(label) <= MAX_NAME else f"Bot {i + 1}", i)
                 built.append(Seat(i, "bot", bot, name, secrets.token_urlsafe(18)))
             else:
-                raise Rejected("bad_seats", f"Seat {i + 1}: kind must be 'human' or 'bot', not {shown(kind)}.", 422)
+                raise Rejected("bad_seats", i18n.msg("Seat {seat}: kind must be 'human' or 'bot', not {kind}.", seat=i + 1,
+                                            kind=shown(kind)), 422)
         chosen = seed is not None
         if seed is None:
             seed = secrets.randbits(62)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
-            raise Rejected("bad_seed", "'seed' must be a whole number in [0, 2**62).", 422)
+            raise Rejected("bad_seed", i18n.msg("'seed' must be a whole number in [0, 2**62)."), 422)
         table_id = table_id or secrets.token_hex(5)
         now = utcnow()
         table = self._build(table_id, game, players, opts, seed, built, [], now, now)
@@ -193,7 +195,7 @@ class TableManager:
         try:
             return clean_name(name, default)
         except ValueError as exc:
-            raise Rejected("bad_name", f"Seat {i + 1}: {exc}.", 422) from None
+            raise Rejected("bad_name", i18n.msg("Seat {seat}: {why}.", seat=i + 1, why=str(exc)), 422) from None
 
     def _build(self, table_id, game, players, opts, seed, seats, actions, created, updated) -> LiveTable:
         match = Match(game.id, players, seed, dict(opts), meta={"names": [s.name for s in seats]})
@@ -223,7 +225,7 @@ class TableManager:
             table = self.tables.get(table_id)
             if table is None:
                 if not isinstance(table_id, str) or len(table_id) > 32:
-                    raise Rejected("no_table", "There is no such table.", 404)
+                    raise Rejected("no_table", i18n.msg("There is no such table."), 404)
                 self.loading.add(table_id)  # notices heard meanwhile are kept (caught up below)
                 try:
                     loaded = await self.run_db(self._read_table, table_id)
@@ -251,7 +253,8 @@ class TableManager:
         try:
             game = get_game(row.game_id)
         except KeyError:
-            raise Rejected("no_game", f"Table {table_id} is a game of {row.game_id!r}, which is not installed.", 410) from None
+            raise Rejected("no_game", i18n.msg("Table {table} is a game of {game}, which is not installed.",
+                                                  table=table_id, game=repr(row.game_id)), 410) from None
         seats = [Seat(r.seat, r.kind, r.bot, r.name, r.token, bool(r.joined), r.player_id, bool(r.open_seat))
                  for r in seat_rows]
         actions = [(a.seat, a.action) for a in action_rows]
@@ -259,7 +262,7 @@ class TableManager:
             table = self._build(table_id, game, row.num_players, row.options or {}, row.seed, seats, actions,
                                 row.created_at, row.updated_at)
         except (GemtableError, KeyError, ValueError) as exc:
-            raise Rejected("broken_table", f"Table {table_id} cannot be replayed: {exc}", 410) from None
+            raise Rejected("broken_table", i18n.msg("Table {table} cannot be replayed: {why}", table=table_id, why=str(exc)), 410) from None
         table.seed_chosen = bool(row.seed_chosen)
         if row.status == "finished" and not table.state.is_over() and isinstance(row.result, dict):
             table.final = dict(row.result)  # ended by its players (a resignation)
@@ -269,7 +272,7 @@ class TableManager:
 
     def _load(self, table_id: str, loaded: Any) -> LiveTable:
         if loaded is None:
-            raise Rejected("no_table", f"There is no table {shown(table_id)}.", 404)
+            raise Rejected("no_table", i18n.msg("There is no table {table}.", table=shown(table_id)), 404)
         row, seat_rows, action_rows, extra = loaded
         table = self.from_rows(table_id, row, seat_rows, action_rows)
         self.hooks.restored(table, row, seat_rows, extra)
@@ -327,7 +330,7 @@ class TableManager:
         after catching up with a change made at another worker.
         """
         if isinstance(version, bool) or not isinstance(version, int):
-            raise Rejected("malformed", "An action message must carry the integer 'version' it was chosen at.", 422)
+            raise Rejected("malformed", i18n.msg("An action message must carry the integer 'version' it was chosen at."), 422)
         for _attempt in range(4):
             try:
                 return await self._submit_once(table, seat, data, version, bot_epoch, token, lang)
@@ -337,7 +340,7 @@ class TableManager:
                 await self.catch_up(table, {"reload"} if table.waiting else {"action"})
                 if bot_epoch is not None:
                     break  # a bot chose on an old position: it chooses again
-        raise Rejected("stale", "The table changed while your action was stored: look again and choose anew.", 409)
+        raise Rejected("stale", i18n.msg("The table changed while your action was stored: look again and choose anew."), 409)
 
     async def _submit_once(self, table: LiveTable, seat: int, data: Any, version: int,
                            bot_epoch: int | None, token: str | None = None,
@@ -351,7 +354,7 @@ class TableManager:
                 raise Rejected("waiting", i18n.msg("The game has not started: it waits for players to join "
                                                    "or for the host to start it."), 409)
             if bot_epoch is not None and not self.bots.may_move(table, seat, bot_epoch):
-                raise Rejected("stale", "The seat's player plays it again (or a move was taken back).", 409)
+                raise Rejected("stale", i18n.msg("The seat's player plays it again (or a move was taken back)."), 409)
             if version > table.version or version < table.decision_since[seat]:
                 raise Rejected(
                     "stale",
@@ -381,7 +384,7 @@ class TableManager:
                 raise Rejected("illegal", exc.message, 409, domains=domains) from None
             except Exception:
                 log.exception("engine error on %s at table %s", action, table.id)
-                raise Rejected("engine_error", "The game engine failed on that action; nothing changed.", 500) from None
+                raise Rejected("engine_error", i18n.msg("The game engine failed on that action; nothing changed."), 500) from None
             index = table.version
             now = utcnow()
             parts = self.hooks.before_commits(table, seat, after)  # stored in the same transaction

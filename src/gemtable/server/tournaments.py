@@ -51,6 +51,7 @@ from sqlalchemy import func, select, update
 from gemtable.core.errors import GemtableError
 from gemtable.core.registry import all_games, get_game
 
+from gemtable.core import i18n
 from . import pairing
 from .db import (
     ActionRow,
@@ -440,14 +441,14 @@ class Tournaments(TableHooks):
         name = clean_title(body.get("name"))
         game_id = body.get("game")
         if not isinstance(game_id, str) or game_id not in all_games():
-            raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 422)
+            raise Rejected("unknown_game", i18n.msg("There is no game {game}.", game=shown(game_id)), 422)
         game = get_game(game_id)
         size = body.get("players")
         if isinstance(size, bool) or not isinstance(size, int):
-            raise Rejected("bad_players", "'players' (per table) must be a whole number.", 422)
+            raise Rejected("bad_players", i18n.msg("'players' (per table) must be a whole number."), 422)
         options = body.get("options") if body.get("options") is not None else {}
         if not isinstance(options, dict):
-            raise Rejected("bad_options", "'options' must be an object of option names to values.", 422)
+            raise Rejected("bad_options", i18n.msg("'options' must be an object of option names to values."), 422)
         try:
             game.check_players(size)
             options = game.resolve_options(options)
@@ -456,28 +457,30 @@ class Tournaments(TableHooks):
         clock = self.inplay.parse_clock(body.get("clock") if body.get("clock") is not None else {"mode": "none"})
         fmt = body.get("format", "swiss")
         if fmt not in FORMATS:
-            raise Rejected("bad_format", f"'format' must be 'swiss' or 'roundrobin', not {shown(fmt)}.", 422)
+            raise Rejected("bad_format", i18n.msg("'format' must be 'swiss' or 'roundrobin', not {value}.", value=shown(fmt)), 422)
         if fmt == "roundrobin" and size != 2:
-            raise Rejected("bad_format", "A round robin is for two players a table: choose Swiss for tables "
-                                         "of three or four.", 422)
+            raise Rejected("bad_format", i18n.msg("A round robin is for two players a table: choose Swiss for tables "
+                                             "of three or four."), 422)
         rounds = body.get("rounds")
         if fmt == "swiss":
             if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-                raise Rejected("bad_rounds", f"'rounds' must be a whole number from 1 to {MAX_ROUNDS}.", 422)
+                raise Rejected("bad_rounds", i18n.msg("'rounds' must be a whole number from 1 to {most}.", most=MAX_ROUNDS), 422)
         else:
             rounds = 0  # set at the start (one fewer than the players, or as many when odd)
         cap = MAX_ROUND_ROBIN if fmt == "roundrobin" else MAX_PLAYERS
         most = body.get("max_players")
         if most is not None and (isinstance(most, bool) or not isinstance(most, int) or not size <= most <= cap):
-            raise Rejected("bad_max", f"'max_players' must be a whole number from {size} to {cap}, or none.", 422)
+            raise Rejected("bad_max", i18n.msg("'max_players' must be a whole number from {least} to {most}, or none.",
+                                                   least=size, most=cap), 422)
         starts_at = start_time(body.get("starts_at"), body.get("starts_in"))
         timed = clock.get("mode") == "realtime"
         no_show = body.get("no_show")
         if no_show is None:
             no_show = s.no_show_realtime if timed else s.no_show_turn
         if isinstance(no_show, bool) or not isinstance(no_show, int) or not s.min_no_show <= no_show <= 7 * 86400:
-            raise Rejected("bad_no_show", f"'no_show' must be seconds from {s.min_no_show} to {7 * 86400}.", 422)
-        limited(self.create_limiter, player.id, "new tournaments")
+            raise Rejected("bad_no_show", i18n.msg("'no_show' must be seconds from {least} to {most}.",
+                                                       least=s.min_no_show, most=7 * 86400), 422)
+        limited(self.create_limiter, player.id, i18n.mark("Too many new tournaments: try again in {wait} s."))
         tid = secrets.token_hex(6)
         now = utcnow()
 
@@ -495,20 +498,20 @@ class Tournaments(TableHooks):
     @staticmethod
     def _account(player: PlayerRow) -> None:
         if player.password_hash is None:
-            raise Rejected("no_account", "Tournaments are for accounts: register (a name and a password) first.", 403)
+            raise Rejected("no_account", i18n.msg("Tournaments are for accounts: register (a name and a password) first."), 403)
 
     async def register(self, tid: Any, player: PlayerRow, join: bool) -> dict[str, Any]:
         self._account(player)
         check_id(tid)
-        limited(self.register_limiter, player.id, "registrations")
+        limited(self.register_limiter, player.id, i18n.mark("Too many registrations: try again in {wait} s."))
 
         def change() -> None:
             with self.m.db.session() as s:
                 t = s.execute(select(TournamentRow).where(TournamentRow.id == tid).with_for_update()).scalar()
                 if t is None:
-                    raise Rejected("no_tournament", "There is no such tournament.", 404)
+                    raise Rejected("no_tournament", i18n.msg("There is no such tournament."), 404)
                 if t.status != "open" or t.starts_at <= utcnow():
-                    raise Rejected("closed", "Registration is closed: the tournament has started.", 409)
+                    raise Rejected("closed", i18n.msg("Registration is closed: the tournament has started."), 409)
                 mine = s.get(TournamentPlayerRow, (tid, player.id))
                 if join:
                     if mine is not None:
@@ -517,12 +520,12 @@ class Tournaments(TableHooks):
                                      .where(TournamentPlayerRow.tournament_id == tid))
                     cap = t.max_players or (MAX_ROUND_ROBIN if t.format == "roundrobin" else MAX_PLAYERS)
                     if count >= cap:
-                        raise Rejected("full", "The tournament is full.", 409)
+                        raise Rejected("full", i18n.msg("The tournament is full."), 409)
                     s.add(TournamentPlayerRow(tournament_id=tid, player_id=player.id, name=player.name, at=utcnow()))
                 elif mine is not None:
                     s.delete(mine)
                 else:
-                    raise Rejected("not_registered", "You are not registered for this tournament.", 409)
+                    raise Rejected("not_registered", i18n.msg("You are not registered for this tournament."), 409)
                 s.commit()
 
         await self.m.run_db(change)
@@ -558,7 +561,7 @@ class Tournaments(TableHooks):
         with self.m.db.session() as s:
             t = s.get(TournamentRow, tid)
             if t is None:
-                raise Rejected("no_tournament", "There is no such tournament.", 404)
+                raise Rejected("no_tournament", i18n.msg("There is no such tournament."), 404)
             players, played = self._played(s, tid)
             games = list(s.scalars(select(TournamentGameRow).where(TournamentGameRow.tournament_id == tid)
                                    .order_by(TournamentGameRow.round, TournamentGameRow.board)))
@@ -610,20 +613,20 @@ def limited(limiter: RateLimiter, key: str, what: str) -> None:
     bucket = limiter.bucket(key)
     if not bucket.take():
         wait = bucket.retry_after()
-        raise Rejected("rate_limited", f"Too many {what}: try again in {wait} s.", 429, retry_after=wait)
+        raise Rejected("rate_limited", i18n.msg(what, wait=wait), 429, retry_after=wait)
 
 
 def check_id(tid: Any) -> None:
     if not isinstance(tid, str) or not re.fullmatch(r"[0-9a-f]{1,16}", tid):
-        raise Rejected("no_tournament", "There is no such tournament.", 404)
+        raise Rejected("no_tournament", i18n.msg("There is no such tournament."), 404)
 
 
 def clean_title(value: Any) -> str:
     if not isinstance(value, str):
-        raise Rejected("bad_name", "'name' must be the tournament's name (text).", 422)
+        raise Rejected("bad_name", i18n.msg("'name' must be the tournament's name (text)."), 422)
     text = " ".join(value.split())
     if not 3 <= len(text) <= 60 or any(not ch.isprintable() for ch in text):
-        raise Rejected("bad_name", "A tournament's name is 3 to 60 printable characters.", 422)
+        raise Rejected("bad_name", i18n.msg("A tournament's name is 3 to 60 printable characters."), 422)
     return text
 
 
@@ -631,20 +634,20 @@ def start_time(at: Any, within: Any) -> dt.datetime:
     """The start time: ``starts_at`` (ISO 8601; no zone: UTC) or ``starts_in`` seconds from now."""
     now = utcnow()
     if (at is None) == (within is None):
-        raise Rejected("bad_start", "Give the start as 'starts_at' (ISO 8601 date and time) or 'starts_in' "
-                                    "(seconds from now), one of the two.", 422)
+        raise Rejected("bad_start", i18n.msg("Give the start as 'starts_at' (ISO 8601 date and time) or 'starts_in' "
+                                        "(seconds from now), one of the two."), 422)
     if within is not None:
         if isinstance(within, bool) or not isinstance(within, (int, float)) or not 0 <= within <= MAX_AHEAD:
-            raise Rejected("bad_start", f"'starts_in' must be seconds from 0 to {MAX_AHEAD}.", 422)
+            raise Rejected("bad_start", i18n.msg("'starts_in' must be seconds from 0 to {most}.", most=MAX_AHEAD), 422)
         return now + dt.timedelta(seconds=float(within))
     if not isinstance(at, str) or len(at) > 40:
-        raise Rejected("bad_start", "'starts_at' must be an ISO 8601 date and time.", 422)
+        raise Rejected("bad_start", i18n.msg("'starts_at' must be an ISO 8601 date and time."), 422)
     try:
         when = dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
     except ValueError:
-        raise Rejected("bad_start", f"'starts_at' is not an ISO 8601 date and time: {shown(at)}.", 422) from None
+        raise Rejected("bad_start", i18n.msg("'starts_at' is not an ISO 8601 date and time: {value}.", value=shown(at)), 422) from None
     if when.tzinfo is not None:
         when = when.astimezone(dt.timezone.utc).replace(tzinfo=None)
     if not now - dt.timedelta(minutes=5) <= when <= now + dt.timedelta(seconds=MAX_AHEAD):
-        raise Rejected("bad_start", "'starts_at' must be from now to 90 days ahead.", 422)
+        raise Rejected("bad_start", i18n.msg("'starts_at' must be from now to 90 days ahead."), 422)
     return max(when, now)

@@ -4,6 +4,7 @@
 // (POST /api/tables/{id}/analysis); "Back to the game" returns to the replay.
 
 import { h } from "./svg.js";
+import { t, tn } from "./i18n.js";
 
 const pct = (x) => `${Math.round(x * 100)}%`;
 
@@ -14,9 +15,9 @@ export function analysisPanel({ tableId, names, draw, leave }) {
 
   async function load() {
     busy = true;
-    render("Judging the position…");
+    render(t("Judging the position…"));
     try {
-      const res = await fetch(`/api/tables/${tableId}/analysis`, {
+      const res = await fetch("/api/tables/" + tableId + "/analysis", {
         method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ move: from, line: line.map(([seat, action]) => ({ seat, action })) }),
       });
@@ -29,7 +30,7 @@ export function analysisPanel({ tableId, names, draw, leave }) {
       render();
     } catch (e) {
       if (line.length && data && data.line !== line.length) line.pop(); // the move was refused: take it back
-      render(`Not possible: ${e.message}`);
+      render(t("Not possible: {why}", { why: e.message }));
     } finally { busy = false; }
   }
 
@@ -43,10 +44,10 @@ export function analysisPanel({ tableId, names, draw, leave }) {
   function render(note = null) {
     const rows = [];
     rows.push(h("div", { class: "analysis-head" }, [
-      h("h3", { text: `Analysis from move ${from}` }),
-      h("button", { type: "button", id: "analysis-undo", text: "↶ Take back", disabled: line.length && !busy ? null : "",
+      h("h3", { text: t("Analysis from move {n}", { n: from }) }),
+      h("button", { type: "button", id: "analysis-undo", text: "↶ " + t("Take back"), disabled: line.length && !busy ? null : "",
         onclick: () => { line.pop(); el.dataset.line = String(line.length); load(); } }),
-      h("button", { type: "button", class: "primary", id: "analysis-leave", text: "Back to the game", onclick: () => { stop(); leave(); } }),
+      h("button", { type: "button", class: "primary", id: "analysis-leave", text: t("Back to the game"), onclick: () => { stop(); leave(); } }),
     ]));
     if (note) rows.push(h("p", { class: "muted analysis-note", text: note }));
     if (data) {
@@ -55,10 +56,10 @@ export function analysisPanel({ tableId, names, draw, leave }) {
         h("span", { class: "bar" }, [h("span", { class: "fill", style: `width: ${Math.round(c * 100)}%` })]),
         h("span", { class: "num", text: pct(c) }),
       ]))));
-      if (line.length) rows.push(h("p", { class: "muted", text: `${line.length} move${line.length > 1 ? "s" : ""} tried.` }));
-      if (data.over) rows.push(h("p", { text: "The game ends here." }));
+      if (line.length) rows.push(h("p", { class: "muted", text: tn("{n} move tried.", "{n} moves tried.", line.length) }));
+      if (data.over) rows.push(h("p", { text: t("The game ends here.") }));
       else if (data.seat !== null) {
-        rows.push(h("p", {}, [h("b", { text: `${names[data.seat]}: ` }), data.prompt || ""]));
+        rows.push(h("p", {}, [h("b", { text: t("{name}:", { name: names[data.seat] }) + " " }), data.prompt || ""]));
         rows.push(h("ol", { class: "analysis-best" }, data.best.map((m) => {
           const entry = data.legal.find((e) => JSON.stringify(e.json) === JSON.stringify(m.action));
           return h("li", {}, [
@@ -66,7 +67,7 @@ export function analysisPanel({ tableId, names, draw, leave }) {
             h("span", { class: "muted", text: ` · ${pct(m.chance)}${m.reasons.length ? ` · ${m.reasons.join(", ")}` : ""}` }),
           ]);
         })));
-        rows.push(h("details", { class: "analysis-all" }, [h("summary", { text: `All moves (${data.legal.length})` }),
+        rows.push(h("details", { class: "analysis-all" }, [h("summary", { text: t("All moves ({n})", { n: data.legal.length }) }),
           h("div", { class: "action-buttons" }, data.legal.map((e) => h("button", { class: "action", text: e.text, onclick: () => play(e) })))]));
       }
     }

@@ -5,6 +5,7 @@
 
 import { h } from "./svg.js";
 import * as online from "./online.js";
+import { t, tn } from "./i18n.js";
 
 const POLL_MS = 30000;
 const NOTIFIED = "gt.turns.notified"; // table id -> the "since" already notified (shared by the tabs)
@@ -17,10 +18,22 @@ function errText(err) { return String((err && err.message) || err); }
 function ago(iso) {
   const s = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
   if (!Number.isFinite(s)) return "";
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h`;
-  return `${Math.floor(s / 86400)} d`;
+  if (s < 60) return t("just now");
+  if (s < 3600) return t("{n} min", { n: Math.floor(s / 60) });
+  if (s < 86400) return t("{n} h", { n: Math.floor(s / 3600) });
+  return t("{n} d", { n: Math.floor(s / 86400) });
+}
+
+// "… invites you to …" with its parts as elements: `text` (already translated) is split at
+// each {field} named in `parts`, which puts its element there (word order is the language's)
+function withParts(text, parts) {
+  return text.split(/(\{\w+\})/).filter((x) => x !== "").map((x) => {
+    const m = x.match(/^\{(\w+)\}$/);
+    return m && m[1] in parts ? parts[m[1]] : x;
+  });
+}
+function withWhom(others) {
+  return others.length ? t("with {names}", { names: others.join(", ") }) : "";
 }
 
 // -- the header: your turn ------------------------------------------------------------------
@@ -28,8 +41,8 @@ export function setup() {
   const nav = document.querySelector(".nav-main");
   const mine = document.getElementById("nav-me");
   if (nav && !document.getElementById("nav-friends")) {
-    const friends = h("a", { href: "/friends", "data-link": "", id: "nav-friends", hidden: "", text: "Friends" });
-    const settings = h("a", { href: "/settings", "data-link": "", id: "nav-settings", hidden: "", text: "Settings" });
+    const friends = h("a", { href: "/friends", "data-link": "", id: "nav-friends", hidden: "", text: t("Friends") });
+    const settings = h("a", { href: "/settings", "data-link": "", id: "nav-settings", hidden: "", text: t("Settings") });
     if (mine && mine.nextSibling) nav.insertBefore(friends, mine.nextSibling); else nav.appendChild(friends);
     nav.insertBefore(settings, friends.nextSibling);
   }
@@ -85,14 +98,14 @@ function draw(list) {
   box.hidden = !list.length;
   const here = location.pathname;
   const button = box.querySelector("#turns-button");
-  button.replaceChildren(h("span", { class: "turns-label", text: "Your turn" }), h("span", { class: "turns-count", text: String(list.length) }));
-  button.setAttribute("aria-label", `Your turn at ${list.length} table${list.length === 1 ? "" : "s"}`);
+  button.replaceChildren(h("span", { class: "turns-label", text: t("Your turn") }), h("span", { class: "turns-count", text: String(list.length) }));
+  button.setAttribute("aria-label", tn("Your turn at {n} table", "Your turn at {n} tables", list.length));
   box.querySelector("#turns-list").replaceChildren(
-    h("p", { class: "turns-head", text: list.length === 1 ? "A table waits for your move" : `${list.length} tables wait for your move` }),
-    ...list.map((t) => h("a", { href: `/table/${t.table}`, "data-link": "", class: `turn${here === `/table/${t.table}` ? " here" : ""}`, "data-table": t.table }, [
-      h("span", { class: "turn-game", text: t.title }),
-      h("span", { class: "turn-others", text: t.others.length ? `with ${t.others.join(", ")}` : "" }),
-      h("span", { class: "turn-when", text: ago(t.since) }),
+    h("p", { class: "turns-head", text: list.length === 1 ? t("A table waits for your move") : t("{n} tables wait for your move", { n: list.length }) }),
+    ...list.map((tb) => h("a", { href: "/table/" + tb.table, "data-link": "", class: `turn${here === "/table/" + tb.table ? " here" : ""}`, "data-table": tb.table }, [
+      h("span", { class: "turn-game", text: tb.title }),
+      h("span", { class: "turn-others", text: withWhom(tb.others) }),
+      h("span", { class: "turn-when", text: ago(tb.since) }),
     ])),
   );
 }
@@ -104,17 +117,17 @@ function notify(list) {
   try { seen = JSON.parse(localStorage.getItem(NOTIFIED) || "{}"); } catch { seen = {}; }
   const next = {};
   const fresh = [];
-  for (const t of list) {
-    next[t.table] = t.since;
-    if (seen[t.table] !== t.since) fresh.push(t);
+  for (const tb of list) {
+    next[tb.table] = tb.since;
+    if (seen[tb.table] !== tb.since) fresh.push(tb);
   }
   localStorage.setItem(NOTIFIED, JSON.stringify(next));
   if (!notificationsOn() || document.visibilityState === "visible" && document.hasFocus()) return;
-  for (const t of fresh) {
-    if (location.pathname === `/table/${t.table}` && !document.hidden) continue;
+  for (const tb of fresh) {
+    if (location.pathname === "/table/" + tb.table && !document.hidden) continue;
     try {
-      const n = new Notification(`Your turn at ${t.title}`, { body: t.others.length ? `with ${t.others.join(", ")}` : "", tag: `gt-turn-${t.table}`, icon: "/static/favicon.svg" });
-      n.onclick = () => { window.focus(); online.shell.navigate(`/table/${t.table}`); n.close(); };
+      const n = new Notification(t("Your turn at {title}", { title: tb.title }), { body: withWhom(tb.others), tag: "gt-turn-" + tb.table, icon: "/static/favicon.svg" });
+      n.onclick = () => { window.focus(); online.shell.navigate("/table/" + tb.table); n.close(); };
     } catch { /* notifications refused by the browser */ }
   }
 }
@@ -137,8 +150,8 @@ async function needPlayer(app, title, again) {
   if (online.me.player) return true;
   app.replaceChildren(h("section", { class: "panel community" }, [
     h("h1", { text: title }),
-    h("p", { text: "Pick a name first: friends and mail belong to a player." }),
-    h("button", { type: "button", class: "primary", text: "Pick a name", onclick: () => online.openAccountDialog("pick") }),
+    h("p", { text: t("Pick a name first: friends and mail belong to a player.") }),
+    h("button", { type: "button", class: "primary", text: t("Pick a name"), onclick: () => online.openAccountDialog("pick") }),
   ]));
   const off = online.onMeChange((p) => { if (p) { off(); again(); } });
   return false;
@@ -149,8 +162,8 @@ function section(title, kids, id) {
 }
 
 async function settingsPage(app) {
-  document.title = "Settings — gemtable";
-  if (!(await needPlayer(app, "Settings", () => settingsPage(app)))) return null;
+  document.title = t("Settings") + " — gemtable";
+  if (!(await needPlayer(app, t("Settings"), () => settingsPage(app)))) return null;
   let mail;
   let friends;
   try {
@@ -158,32 +171,32 @@ async function settingsPage(app) {
   } catch (err) { app.replaceChildren(h("p", { class: "form-error", text: errText(err) })); return null; }
   const draw = () => {
     const err = h("p", { class: "form-error", role: "alert", id: "mail-error" });
-    const input = h("input", { type: "email", id: "mail-address", autocomplete: "email", maxlength: 254, placeholder: "name@example.org", value: mail.address || "", "aria-label": "E-mail address" });
+    const input = h("input", { type: "email", id: "mail-address", autocomplete: "email", maxlength: 254, placeholder: "name@example.org", value: mail.address || "", "aria-label": t("E-mail address") });
     const form = h("form", { class: "mail-form", id: "mail-form" }, [
-      h("div", { class: "name-row" }, [input, h("button", { type: "submit", class: "primary", id: "mail-save", text: mail.address ? "Change" : "Add" })]),
+      h("div", { class: "name-row" }, [input, h("button", { type: "submit", class: "primary", id: "mail-save", text: mail.address ? t("Change") : t("Add") })]),
       err,
     ]);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       err.textContent = "";
-      try { mail = await api("/api/me/mail", { method: "PUT", body: { address: input.value.trim() } }); toast("We mailed you a link: open it to confirm the address.", "ok"); draw(); } catch (ex) { err.textContent = errText(ex); input.focus(); }
+      try { mail = await api("/api/me/mail", { method: "PUT", body: { address: input.value.trim() } }); toast(t("We mailed you a link: open it to confirm the address."), "ok"); draw(); } catch (ex) { err.textContent = errText(ex); input.focus(); }
     });
     const status = mail.address
       ? h("p", { class: `mail-status ${mail.confirmed ? "ok" : "pending"}`, id: "mail-status" }, mail.confirmed
-        ? [h("span", { class: "dot on", "aria-hidden": "true" }), " Confirmed: mail goes to this address."]
-        : [h("span", { class: "dot off", "aria-hidden": "true" }), " Waiting for confirmation: open the link we mailed to this address."])
-      : h("p", { class: "muted", id: "mail-status", text: "No address: nothing is mailed to you. Only you see your address." });
+        ? [h("span", { class: "dot on", "aria-hidden": "true" }), " " + t("Confirmed: mail goes to this address.")]
+        : [h("span", { class: "dot off", "aria-hidden": "true" }), " " + t("Waiting for confirmation: open the link we mailed to this address.")])
+      : h("p", { class: "muted", id: "mail-status", text: t("No address: nothing is mailed to you. Only you see your address.") });
     const setPrefs = async (body) => {
-      try { mail = await api("/api/me/mail/prefs", { method: "POST", body }); toast("Saved", "ok"); draw(); } catch (ex) { toast(errText(ex)); }
+      try { mail = await api("/api/me/mail/prefs", { method: "POST", body }); toast(t("Saved"), "ok"); draw(); } catch (ex) { toast(errText(ex)); }
     };
     const choice = (value, label, note) => h("label", { class: "choice" }, [
       h("input", { type: "radio", name: "mail-mode", value, checked: mail.mode === value ? "" : null, disabled: mail.address ? null : "", onchange: () => setPrefs({ mode: value }) }),
       h("span", {}, [h("b", { text: label }), h("span", { class: "muted", text: ` — ${note}` })]),
     ]);
     const notifyState = !("Notification" in window) ? "unsupported" : Notification.permission === "granted" ? (localStorage.getItem("gt.notify") === "0" ? "off" : "on") : Notification.permission;
-    const notifyButton = notifyState === "unsupported" ? h("p", { class: "muted", text: "This browser has no notifications." })
-      : notifyState === "denied" ? h("p", { class: "muted", text: "Notifications are blocked for this site in the browser's settings." })
-      : h("button", { type: "button", id: "notify-toggle", class: notifyState === "on" ? "" : "primary", text: notifyState === "on" ? "Turn browser notifications off" : "Turn browser notifications on", onclick: async () => {
+    const notifyButton = notifyState === "unsupported" ? h("p", { class: "muted", text: t("This browser has no notifications.") })
+      : notifyState === "denied" ? h("p", { class: "muted", text: t("Notifications are blocked for this site in the browser's settings.") })
+      : h("button", { type: "button", id: "notify-toggle", class: notifyState === "on" ? "" : "primary", text: notifyState === "on" ? t("Turn browser notifications off") : t("Turn browser notifications on"), onclick: async () => {
         if (notifyState === "on") { localStorage.setItem("gt.notify", "0"); draw(); return; }
         localStorage.setItem("gt.notify", "1");
         if (Notification.permission !== "granted") await Notification.requestPermission();
@@ -191,37 +204,37 @@ async function settingsPage(app) {
         refresh();
       } });
     app.replaceChildren(h("div", { class: "community-page" }, [
-      h("h1", { text: "Settings" }),
-      section("E-mail", [
-        !mail.available ? h("p", { class: "muted", text: "This server has no mail server set up yet: mails wait until it has one." }) : null,
+      h("h1", { text: t("Settings") }),
+      section(t("E-mail"), [
+        !mail.available ? h("p", { class: "muted", text: t("This server has no mail server set up yet: mails wait until it has one.") }) : null,
         form, status,
-        mail.address ? h("button", { type: "button", class: "small", id: "mail-remove", text: "Remove the address", onclick: async () => {
-          try { mail = await api("/api/me/mail", { method: "DELETE" }); toast("Address removed", "ok"); draw(); } catch (ex) { toast(errText(ex)); }
+        mail.address ? h("button", { type: "button", class: "small", id: "mail-remove", text: t("Remove the address"), onclick: async () => {
+          try { mail = await api("/api/me/mail", { method: "DELETE" }); toast(t("Address removed"), "ok"); draw(); } catch (ex) { toast(errText(ex)); }
         } }) : null,
       ].filter(Boolean), "mail-settings"),
-      section("When it is your turn", [
+      section(t("When it is your turn"), [
         h("fieldset", { class: "choices", id: "mail-mode" }, [
-          h("legend", { class: "sr-only", text: "Turn mails" }),
-          choice("move", "Every move", "a mail when a table waits for you (at most one per table a quarter hour)"),
-          choice("daily", "Daily digest", "one mail a day listing the tables that wait for you"),
-          choice("never", "Never", "no turn mails"),
+          h("legend", { class: "sr-only", text: t("Turn mails") }),
+          choice("move", t("Every move"), t("a mail when a table waits for you (at most one per table a quarter hour)")),
+          choice("daily", t("Daily digest"), t("one mail a day listing the tables that wait for you")),
+          choice("never", t("Never"), t("no turn mails")),
         ]),
         h("label", { class: "choice" }, [
           h("input", { type: "checkbox", id: "mail-invites", checked: mail.invites ? "" : null, disabled: mail.address ? null : "", onchange: (e) => setPrefs({ invites: e.target.checked }) }),
-          h("span", { text: "Mail me when a friend invites me to a seat" }),
+          h("span", { text: t("Mail me when a friend invites me to a seat") }),
         ]),
-        h("h3", { text: "Browser notifications" }),
-        h("p", { class: "muted", text: "While any gemtable tab is open, your browser tells you when a table waits for you." }),
+        h("h3", { text: t("Browser notifications") }),
+        h("p", { class: "muted", text: t("While any gemtable tab is open, your browser tells you when a table waits for you.") }),
         notifyButton,
       ], "turn-settings"),
-      section("Blocked players", [
-        h("p", { class: "muted", text: "A blocked player cannot join tables where you sit, invite you or follow you." }),
+      section(t("Blocked players"), [
+        h("p", { class: "muted", text: t("A blocked player cannot join tables where you sit, invite you or follow you.") }),
         friends.blocked.length ? h("ul", { class: "people", id: "blocked-list" }, friends.blocked.map((name) => h("li", {}, [
           h("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": "", text: name }),
-          h("button", { type: "button", class: "small", text: "Unblock", onclick: async () => {
+          h("button", { type: "button", class: "small", text: t("Unblock"), onclick: async () => {
             try { await api("/api/me/unblock", { method: "POST", body: { name } }); friends = await api("/api/me/friends"); draw(); } catch (ex) { toast(errText(ex)); }
           } }),
-        ]))) : h("p", { id: "blocked-list", text: "Nobody." }),
+        ]))) : h("p", { id: "blocked-list", text: t("Nobody.") }),
       ], "block-settings"),
     ]));
   };
@@ -230,39 +243,39 @@ async function settingsPage(app) {
 }
 
 async function friendsPage(app) {
-  document.title = "Friends — gemtable";
-  if (!(await needPlayer(app, "Friends", () => friendsPage(app)))) return null;
+  document.title = t("Friends") + " — gemtable";
+  if (!(await needPlayer(app, t("Friends"), () => friendsPage(app)))) return null;
   let data;
   const load = async () => { data = await api("/api/me/friends"); };
   try { await load(); } catch (err) { app.replaceChildren(h("p", { class: "form-error", text: errText(err) })); return null; }
   const draw = () => {
     const err = h("p", { class: "form-error", role: "alert", id: "follow-error" });
-    const input = h("input", { id: "follow-name", maxlength: 24, placeholder: "A player's name", "aria-label": "A player's name", autocomplete: "off" });
-    const form = h("form", { class: "name-form", id: "follow-form" }, [h("div", { class: "name-row" }, [input, h("button", { type: "submit", class: "primary", id: "follow-go", text: "Follow" })]), err]);
+    const input = h("input", { id: "follow-name", maxlength: 24, placeholder: t("A player's name"), "aria-label": t("A player's name"), autocomplete: "off" });
+    const form = h("form", { class: "name-form", id: "follow-form" }, [h("div", { class: "name-row" }, [input, h("button", { type: "submit", class: "primary", id: "follow-go", text: t("Follow") })]), err]);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       err.textContent = "";
-      try { const r = await api("/api/me/follows", { method: "POST", body: { name: input.value.trim() } }); toast(`You follow ${r.following}`, "ok"); await load(); draw(); } catch (ex) { err.textContent = errText(ex); input.focus(); }
+      try { const r = await api("/api/me/follows", { method: "POST", body: { name: input.value.trim() } }); toast(t("You follow {name}", { name: r.following }), "ok"); await load(); draw(); } catch (ex) { err.textContent = errText(ex); input.focus(); }
     });
     const online_ = data.friends.filter((f) => f.online).length;
     app.replaceChildren(h("div", { class: "community-page" }, [
-      h("h1", { text: "Friends" }),
-      section("Follow a player", [form], "follow"),
-      section(`Following (${data.friends.length}${data.friends.length ? ` · ${online_} online` : ""})`, [
+      h("h1", { text: t("Friends") }),
+      section(t("Follow a player"), [form], "follow"),
+      section(data.friends.length ? t("Following ({n} · {online} online)", { n: data.friends.length, online: online_ }) : t("Following ({n})", { n: 0 }), [
         data.friends.length ? h("ul", { class: "friends", id: "friends-list" }, data.friends.map((f) => h("li", { class: `friend${f.online ? " online" : ""}`, "data-name": f.name }, [
           h("div", { class: "friend-head" }, [
-            h("span", { class: `dot ${f.online ? "on" : "off"}`, title: f.online ? "online" : "offline" }),
+            h("span", { class: `dot ${f.online ? "on" : "off"}`, title: f.online ? t("online") : t("offline") }),
             h("a", { href: `/players/${encodeURIComponent(f.name)}`, "data-link": "", class: "friend-name", text: f.name }),
-            h("span", { class: "muted", text: f.online ? "online" : "offline" }),
-            h("button", { type: "button", class: "small unfollow", text: "Unfollow", onclick: async () => {
+            h("span", { class: "muted", text: f.online ? t("online") : t("offline") }),
+            h("button", { type: "button", class: "small unfollow", text: t("Unfollow"), onclick: async () => {
               try { await api("/api/me/unfollow", { method: "POST", body: { name: f.name } }); await load(); draw(); } catch (ex) { toast(errText(ex)); }
             } }),
           ]),
-          f.tables.length ? h("ul", { class: "friend-tables" }, f.tables.map((t) => h("li", {}, [
-            h("span", { text: `${t.title} · ${t.players} players · ${t.free} free seat${t.free === 1 ? "" : "s"}` }),
-            h("a", { href: `/table/${t.table}`, "data-link": "", class: "button small", text: "Open" }),
+          f.tables.length ? h("ul", { class: "friend-tables" }, f.tables.map((tb) => h("li", {}, [
+            h("span", { text: tn("{title} · {players} players · {n} free seat", "{title} · {players} players · {n} free seats", tb.free, { title: tb.title, players: tb.players }) }),
+            h("a", { href: "/table/" + tb.table, "data-link": "", class: "button small", text: t("Open") }),
           ]))) : null,
-        ]))) : h("p", { class: "muted", id: "friends-list", text: "You follow nobody yet. Follow a player by name, or from their profile." }),
+        ]))) : h("p", { class: "muted", id: "friends-list", text: t("You follow nobody yet. Follow a player by name, or from their profile.") }),
       ], "following"),
     ]));
   };
@@ -273,19 +286,19 @@ async function friendsPage(app) {
 // The links in mails: the token after "#t=" (never sent to the server in the address), posted.
 async function linkPage(app, kind) {
   const token = new URLSearchParams(location.hash.slice(1)).get("t") || "";
-  document.title = (kind === "confirm" ? "Confirm your address" : "Stop mails") + " — gemtable";
+  document.title = (kind === "confirm" ? t("Confirm your address") : t("Stop mails")) + " — gemtable";
   if (location.hash) history.replaceState({}, "", location.pathname); // the token leaves the address bar
-  const box = h("section", { class: "panel community link-result", id: "link-result" }, [h("p", { class: "muted", text: "One moment…" })]);
+  const box = h("section", { class: "panel community link-result", id: "link-result" }, [h("p", { class: "muted", text: t("One moment…") })]);
   app.replaceChildren(h("div", { class: "community-page" }, [box]));
   try {
     await api(kind === "confirm" ? "/api/mail/confirm" : "/api/mail/unsubscribe", { method: "POST", body: { token } });
     box.replaceChildren(
-      h("h1", { text: kind === "confirm" ? "Address confirmed" : "No more mails" }),
-      h("p", { text: kind === "confirm" ? "gemtable may now mail you when a table waits for your move." : "gemtable sends nothing more to this address. You can turn mails on again in your settings." }),
-      h("a", { href: "/settings", "data-link": "", class: "button", text: "Mail settings" }),
+      h("h1", { text: kind === "confirm" ? t("Address confirmed") : t("No more mails") }),
+      h("p", { text: kind === "confirm" ? t("gemtable may now mail you when a table waits for your move.") : t("gemtable sends nothing more to this address. You can turn mails on again in your settings.") }),
+      h("a", { href: "/settings", "data-link": "", class: "button", text: t("Mail settings") }),
     );
   } catch (err) {
-    box.replaceChildren(h("h1", { text: "That link did not work" }), h("p", { class: "form-error", text: errText(err) }), h("a", { href: "/settings", "data-link": "", class: "button", text: "Mail settings" }));
+    box.replaceChildren(h("h1", { text: t("That link did not work") }), h("p", { class: "form-error", text: errText(err) }), h("a", { href: "/settings", "data-link": "", class: "button", text: t("Mail settings") }));
   }
   return null;
 }
@@ -299,11 +312,11 @@ export async function myGamesExtras(app) {
   try { list = (await api("/api/me/invites")).invites || []; } catch { return; }
   if (!list.length) return;
   const box = h("section", { class: "panel my-games invites-panel", id: "my-invites" }, [
-    h("h2", { text: `Invitations (${list.length})` }),
+    h("h2", { text: t("Invitations ({n})", { n: list.length }) }),
     h("ul", { class: "invitations" }, list.map((i) => h("li", { "data-table": i.table }, [
-      h("span", {}, [h("b", { text: i.from }), ` invites you to ${i.title} (${i.players} players, seat ${i.seat + 1})`]),
+      h("span", {}, withParts(t("{from} invites you to {title} ({players} players, seat {seat})", { title: i.title, players: i.players, seat: i.seat + 1 }), { from: h("b", { text: i.from }) })),
       h("span", { class: "invite-actions" }, [
-        h("button", { type: "button", class: "primary accept", text: "Take the seat", onclick: async () => {
+        h("button", { type: "button", class: "primary accept", text: t("Take the seat"), onclick: async () => {
           try {
             const res = await api(`/api/tables/${i.table}/join`, { method: "POST", body: { seat: i.seat } });
             const saved = JSON.parse(localStorage.getItem(`gt.tokens.${i.table}`) || "{}");
@@ -312,7 +325,7 @@ export async function myGamesExtras(app) {
             online.shell.navigate(`/table/${i.table}`);
           } catch (ex) { toast(errText(ex)); }
         } }),
-        h("button", { type: "button", class: "decline", text: "Decline", onclick: async (e) => {
+        h("button", { type: "button", class: "decline", text: t("Decline"), onclick: async (e) => {
           try { await api(`/api/me/invites/${i.table}/decline`, { method: "POST" }); e.target.closest("li").remove(); } catch (ex) { toast(errText(ex)); }
         } }),
       ]),
@@ -335,8 +348,8 @@ export async function profileExtras(app, name) {
     try { await api(path, { method: "POST", body: { name } }); toast(done, "ok"); row.remove(); profileExtras(app, name); } catch (ex) { toast(errText(ex)); }
   };
   row.replaceChildren(...[
-    blocked ? null : h("button", { type: "button", class: following ? "" : "primary", id: "follow-button", text: following ? "Unfollow" : "Follow", onclick: () => act(following ? "/api/me/unfollow" : "/api/me/follows", following ? `You no longer follow ${name}` : `You follow ${name}`) }),
-    h("button", { type: "button", id: "block-button", class: "danger-quiet", text: blocked ? "Unblock" : "Block", title: blocked ? "" : "They cannot join tables where you sit, invite you or follow you", onclick: () => act(blocked ? "/api/me/unblock" : "/api/me/blocks", blocked ? `${name} is unblocked` : `${name} is blocked`) }),
+    blocked ? null : h("button", { type: "button", class: following ? "" : "primary", id: "follow-button", text: following ? t("Unfollow") : t("Follow"), onclick: () => act(following ? "/api/me/unfollow" : "/api/me/follows", following ? t("You no longer follow {name}", { name }) : t("You follow {name}", { name })) }),
+    h("button", { type: "button", id: "block-button", class: "danger-quiet", text: blocked ? t("Unblock") : t("Block"), title: blocked ? "" : t("They cannot join tables where you sit, invite you or follow you"), onclick: () => act(blocked ? "/api/me/unblock" : "/api/me/blocks", blocked ? t("{name} is unblocked", { name }) : t("{name} is blocked", { name })) }),
   ].filter(Boolean));
   const old = document.getElementById("profile-actions");
   if (old) old.remove();
@@ -348,18 +361,18 @@ export function inviteBox(tableId, table, seated) {
   if (!online.me.player || !seated) return null;
   const free = table.seats.filter((s) => s.open && !s.player);
   if (!free.length) return null;
-  const box = h("div", { class: "invite-friend", id: "invite-friend" }, [h("h3", { text: "Invite a friend" })]);
+  const box = h("div", { class: "invite-friend", id: "invite-friend" }, [h("h3", { text: t("Invite a friend") })]);
   api("/api/me/friends").then((data) => {
     const seatedNames = new Set(table.seats.map((s) => (s.player || "").toLowerCase()));
     const choices = data.friends.filter((f) => !seatedNames.has(f.name.toLowerCase()));
     if (!choices.length) {
-      box.append(h("p", { class: "muted", text: "Follow players to invite them here." }), h("a", { href: "/friends", "data-link": "", class: "button", id: "invite-find", text: "Friends" }));
+      box.append(h("p", { class: "muted", text: t("Follow players to invite them here.") }), h("a", { href: "/friends", "data-link": "", class: "button", id: "invite-find", text: t("Friends") }));
       return;
     }
-    const who = h("select", { id: "invite-who", "aria-label": "Friend to invite" }, choices.map((f) => h("option", { value: f.name, text: `${f.name}${f.online ? " (online)" : ""}` })));
-    const seat = h("select", { id: "invite-seat", "aria-label": "Seat" }, free.map((s) => h("option", { value: s.seat, text: `Seat ${s.seat + 1}` })));
-    box.append(h("div", { class: "invite-row" }, [who, free.length > 1 ? seat : null, h("button", { type: "button", class: "primary needs-net", id: "invite-go", text: "Invite", onclick: async () => {
-      try { const r = await api(`/api/tables/${tableId}/invite`, { method: "POST", body: { name: who.value, seat: Number(seat.value) } }); toast(`${r.invited} is invited: it shows in their My games.`, "ok"); } catch (ex) { toast(errText(ex)); }
+    const who = h("select", { id: "invite-who", "aria-label": t("Friend to invite") }, choices.map((f) => h("option", { value: f.name, text: f.online ? t("{name} (online)", { name: f.name }) : f.name })));
+    const seat = h("select", { id: "invite-seat", "aria-label": t("Seat") }, free.map((s) => h("option", { value: s.seat, text: t("Seat {n}", { n: s.seat + 1 }) })));
+    box.append(h("div", { class: "invite-row" }, [who, free.length > 1 ? seat : null, h("button", { type: "button", class: "primary needs-net", id: "invite-go", text: t("Invite"), onclick: async () => {
+      try { const r = await api("/api/tables/" + tableId + "/invite", { method: "POST", body: { name: who.value, seat: Number(seat.value) } }); toast(t("{name} is invited: it shows in their My games.", { name: r.invited }), "ok"); } catch (ex) { toast(errText(ex)); }
     } })].filter(Boolean)));
   }).catch(() => {});
   return box;

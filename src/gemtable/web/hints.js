@@ -3,6 +3,7 @@
 // play it.  A hinted game is not rated (the server keeps the mark).
 
 import { h } from "./svg.js";
+import { t } from "./i18n.js";
 
 // hintBox({ tableId, token: () => token, act }) -> { el(msg) }: the hint section for the
 // seat's current message (a new position clears the shown hints)
@@ -13,9 +14,9 @@ export function hintBox({ tableId, token, act }) {
   async function ask(msg) {
     if (asking) return;
     asking = true;
-    render(msg, "The bot is looking at your position…");
+    render(msg, t("The bot is looking at your position…"));
     try {
-      const res = await fetch(`/api/tables/${tableId}/hint`, {
+      const res = await fetch("/api/tables/" + tableId + "/hint", {
         method: "POST", headers: { "Content-Type": "application/json", "X-Seat-Token": token() },
         body: JSON.stringify({ version: msg.version }),
       });
@@ -24,7 +25,7 @@ export function hintBox({ tableId, token, act }) {
       shownFor = data.version; shown = data.hints;
       render(msg);
     } catch (e) {
-      render(msg, `No hint: ${e.message}`);
+      render(msg, t("No hint: {why}", { why: e.message }));
     } finally { asking = false; }
   }
 
@@ -33,19 +34,19 @@ export function hintBox({ tableId, token, act }) {
     const legal = msg.legal || [];
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
     box.replaceChildren(...[
-      h("button", { type: "button", class: "hint-button", id: "hint", text: "Hint",
-        title: "The bot's three best moves here (a hinted game is not rated)", disabled: asking ? "" : null,
+      h("button", { type: "button", class: "hint-button", id: "hint", text: t("Hint"),
+        title: t("The bot's three best moves here (a hinted game is not rated)"), disabled: asking ? "" : null,
         onclick: () => ask(msg) }),
       note ? h("p", { class: "muted hint-note", text: note }) : null,
       list ? h("ol", { class: "hint-list" }, list.map((m) => {
         const entry = legal.find((e) => same(e.json, m.action));
         return h("li", { class: "hint" }, [
-          h("div", {}, [h("strong", { text: m.text }), h("span", { class: "muted", text: ` · ${Math.round(m.chance * 100)}% to win` })]),
+          h("div", {}, [h("strong", { text: m.text }), h("span", { class: "muted", text: " · " + t("{pct}% to win", { pct: Math.round(m.chance * 100) }) })]),
           m.reasons.length ? h("div", { class: "hint-why", text: m.reasons.join(", ") }) : null,
-          entry ? h("button", { type: "button", class: "play-hint", text: "Play this", onclick: () => act(entry) }) : null,
+          entry ? h("button", { type: "button", class: "play-hint", text: t("Play this"), onclick: () => act(entry) }) : null,
         ]);
       })) : null,
-      list || note ? null : h("p", { class: "muted hint-note", text: "Practice table: hints are on (a hinted game is not rated)." }),
+      list || note ? null : h("p", { class: "muted hint-note", text: t("Practice table: hints are on (a hinted game is not rated).") }),
     ].filter(Boolean));
   }
 

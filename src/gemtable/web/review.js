@@ -4,6 +4,7 @@
 // the replay opens and computed in the background; this panel polls until it is stored.
 
 import { h, s } from "./svg.js";
+import { t } from "./i18n.js";
 
 // seat colours, each with its own dash so the lines stay apart without colour
 const SEATS = [
@@ -19,12 +20,12 @@ const pct = (x) => `${Math.round(x * 100)}%`;
 
 // reviewPanel({ tableId, names, go }) -> { el, mark(move) }: ``go(move)`` shows that move
 export function reviewPanel({ tableId, names, go }) {
-  const body = h("div", { class: "review-body", text: "Asking for the review…" });
-  const el = h("section", { class: "panel review", id: "review" }, [h("h3", { text: "Game review" }), body]);
+  const body = h("div", { class: "review-body", text: t("Asking for the review…") });
+  const el = h("section", { class: "panel review", id: "review" }, [h("h3", { text: t("Game review") }), body]);
   let marker = null, xOf = null, stopped = false, timer = null;
 
   async function fetchJSON(method) {
-    const res = await fetch(`/api/tables/${tableId}/review`, { method });
+    const res = await fetch("/api/tables/" + tableId + "/review", { method });
     const data = await res.json().catch(() => null);
     if (!res.ok) throw Object.assign(new Error((data && data.detail) || `${res.status}`), { status: res.status, retry: Number(res.headers.get("Retry-After")) || 0 });
     return data;
@@ -38,15 +39,20 @@ export function reviewPanel({ tableId, names, go }) {
       if (data.status === "none") data = await fetchJSON("POST");
     } catch (e) {
       if (e.status === 429) {
-        body.textContent = "Many reviews are waiting; this one will be asked for again in a moment.";
+        body.textContent = t("Many reviews are waiting; this one will be asked for again in a moment.");
         timer = setTimeout(() => poll(true), 1000 * (e.retry || 10));
-      } else body.textContent = `No review: ${e.message}`;
+      } else body.textContent = t("No review: {why}", { why: e.message });
       return;
     }
     if (data.status === "done") return draw(data.review);
-    if (data.status === "failed") { body.textContent = `The review could not be made: ${data.error || "unknown error"}. Reload the page to ask again.`; return; }
-    body.textContent = data.status === "working" ? "The bot is reviewing this game…"
-      : `Waiting for the bot to review this game${data.position ? ` (${data.position} in the queue)` : ""}…`;
+    if (data.status === "failed") {
+      const why = data.error || t("unknown error");
+      body.textContent = t("The review could not be made: {why}. Reload the page to ask again.", { why });
+      return;
+    }
+    body.textContent = data.status === "working" ? t("The bot is reviewing this game…")
+      : data.position ? t("Waiting for the bot to review this game ({n} in the queue)…", { n: data.position })
+        : t("Waiting for the bot to review this game…");
     timer = setTimeout(() => poll(false), 1500);
   }
 
@@ -65,14 +71,14 @@ export function reviewPanel({ tableId, names, go }) {
     const lines = review.chances.map((c, p) => s("polyline", {
       class: "chance", "data-seat": p, fill: "none", stroke: SEATS[p % 5].colour, "stroke-width": 2,
       "stroke-dasharray": SEATS[p % 5].dash || null, points: c.map((v, m) => `${xOf(m).toFixed(1)},${yOf(v).toFixed(1)}`).join(" "),
-    }, [s("title", { text: `${names[p]}: chance of winning` })]));
+    }, [s("title", { text: t("{name}: chance of winning", { name: names[p] }) })]));
     const dots = review.swings.map((w) => s("circle", {
       class: "swing-dot", cx: xOf(w.move), cy: yOf(w.after), r: 4, fill: SEATS[w.seat % 5].colour,
       onclick: () => go(w.move),
-    }, [s("title", { text: `${names[w.seat]}, move ${w.move}: ${pct(w.before)} → ${pct(w.after)}` })]));
+    }, [s("title", { text: t("{name}, move {move}: {before} → {after}", { name: names[w.seat], move: w.move, before: pct(w.before), after: pct(w.after) }) })]));
     marker = s("line", { class: "marker", y1: PAD_T, y2: H - PAD_B, x1: PAD_L, x2: PAD_L });
     const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-chart", role: "img",
-      "aria-label": "Each seat's chance of winning, move by move" }, [...grid, ...ticks, ...lines, marker, ...dots]);
+      "aria-label": t("Each seat's chance of winning, move by move") }, [...grid, ...ticks, ...lines, marker, ...dots]);
     svg.addEventListener("click", (e) => {
       if (e.target.classList.contains("swing-dot")) return;
       const box = svg.getBoundingClientRect();
@@ -83,7 +89,7 @@ export function reviewPanel({ tableId, names, go }) {
   }
 
   function legend(review) {
-    return h("div", { class: "review-legend" }, [h("span", { class: "muted", text: "Chance of winning after each move:" }),
+    return h("div", { class: "review-legend" }, [h("span", { class: "muted", text: t("Chance of winning after each move:") }),
       ...review.chances.map((c, p) => h("span", { class: "who" }, [
         h("span", { class: "swatch", style: `border-top: 3px ${SEATS[p % 5].dash ? "dashed" : "solid"} ${SEATS[p % 5].colour}` }),
         names[p],
@@ -93,28 +99,28 @@ export function reviewPanel({ tableId, names, go }) {
   function swingList(review) {
     const bySeat = names.map((_, p) => review.swings.filter((w) => w.seat === p));
     return h("div", { class: "swings" }, bySeat.map((list, p) => h("div", { class: "swing-seat" }, [
-      h("h4", {}, [h("span", { class: "swatch", style: `border-top: 3px solid ${SEATS[p % 5].colour}` }), `${names[p]}: biggest drops`]),
+      h("h4", {}, [h("span", { class: "swatch", style: `border-top: 3px solid ${SEATS[p % 5].colour}` }), t("{name}: biggest drops", { name: names[p] })]),
       list.length ? h("ol", {}, list.map((w) => {
         const same = w.cost === null || w.cost < 0.005;
         return h("li", { class: "swing", "data-move": w.move }, [
           h("div", { class: "swing-head" }, [
-            h("button", { class: "linkish", text: `move ${w.move}`, onclick: () => go(w.move) }),
+            h("button", { class: "linkish", text: t("move {n}", { n: w.move }), onclick: () => go(w.move) }),
             h("span", { class: "drop", text: `${pct(w.before)} → ${pct(w.after)}` }),
           ]),
-          h("div", { class: "played", text: `Played: ${w.played}` }),
+          h("div", { class: "played", text: t("Played: {move}", { move: w.played }) }),
           h("div", { class: "better" }, same
-            ? [h("span", { class: "muted", text: "The bot would have played the same: the drop came from the position, not the move." })]
-            : [`Bot prefers: ${w.best} `, h("strong", { text: `+${pct(w.cost)}` }),
+            ? [h("span", { class: "muted", text: t("The bot would have played the same: the drop came from the position, not the move.") })]
+            : [t("Bot prefers: {move}", { move: w.best }) + " ", h("strong", { text: `+${pct(w.cost)}` }),
                w.best_reasons.length ? h("span", { class: "muted", text: ` (${w.best_reasons.join(", ")})` }) : null]),
         ]);
-      })) : h("p", { class: "muted", text: "No move lost ground." }),
+      })) : h("p", { class: "muted", text: t("No move lost ground.") }),
     ])));
   }
 
   function draw(review) {
     body.replaceChildren(
       legend(review), chart(review), swingList(review),
-      h("p", { class: "muted small", text: `Chances as each seat could judge them at the time (${review.bot}).` }),
+      h("p", { class: "muted small", text: t("Chances as each seat could judge them at the time ({bot}).", { bot: review.bot }) }),
     );
     el.dataset.ready = "1";
     mark(current);

@@ -8,6 +8,7 @@
 
 import { h, s } from "./svg.js";
 import * as online from "./online.js";
+import { t, tn } from "./i18n.js";
 
 const CHART_H = 170;
 const FONT = 12; // CSS px: the charts are drawn 1:1, so this is the size on screen
@@ -31,7 +32,7 @@ function label(x, y, text, anchor = "start", cls = "axis") {
 
 // the rating after each rated game, oldest first
 export function ratingChart(parent, points, title) {
-  const f = frame(parent, `${title}: rating after each of ${points.length} rated games`);
+  const f = frame(parent, t("{title}: rating after each of {n} rated games", { title, n: points.length }));
   const ys = points.map((p) => Number(p.rating));
   let lo = Math.min(...ys), hi = Math.max(...ys);
   if (hi - lo < 1) { lo -= 0.5; hi += 0.5; }
@@ -47,7 +48,7 @@ export function ratingChart(parent, points, title) {
     points.length > 1 ? label(f.x1, CHART_H - 6, day(points[points.length - 1].at), "end") : null,
     s("path", { d: path, class: "line" }),
     ...points.map((p, i) => s("circle", { cx: X(i).toFixed(1), cy: Y(ys[i]).toFixed(1), r: points.length > 60 ? 1.5 : 3, class: "dot" },
-      [s("title", { text: `${day(p.at)}: rating ${ys[i].toFixed(1)}` })])),
+      [s("title", { text: t("{day}: rating {rating}", { day: day(p.at), rating: ys[i].toFixed(1) }) })])),
   );
   return f.svg;
 }
@@ -55,7 +56,7 @@ export function ratingChart(parent, points, title) {
 // finished games per day (UTC), oldest first
 export function perDayChart(parent, days) {
   const total = days.reduce((a, d) => a + d.games, 0);
-  const f = frame(parent, `Games finished per day over the last ${days.length} days: ${total} in all`);
+  const f = frame(parent, t("Games finished per day over the last {days} days: {n} in all", { days: days.length, n: total }));
   const hi = Math.max(1, ...days.map((d) => d.games));
   const step = (f.x1 - f.x0) / days.length;
   f.svg.append(
@@ -67,7 +68,7 @@ export function perDayChart(parent, days) {
     ...days.map((d, i) => {
       const top = f.y0 - (f.y0 - f.y1) * d.games / hi;
       return s("rect", { x: (f.x0 + i * step + step * 0.15).toFixed(1), y: top.toFixed(1), width: Math.max(1, step * 0.7).toFixed(1), height: (f.y0 - top).toFixed(1), class: "bar" },
-        [s("title", { text: `${d.day}: ${d.games} game${d.games === 1 ? "" : "s"}` })]);
+        [s("title", { text: tn("{day}: {n} game", "{day}: {n} games", d.games, { day: d.day }) })]);
     }),
   );
   return f.svg;
@@ -83,14 +84,14 @@ export async function profileStats(app, name) {
   if (!root.isConnected) return;
   const games = Object.entries(data.games || {});
   const charts = Object.entries(data.history || {});
-  const panel = h("section", { class: "panel stats", id: "profile-stats" }, [h("h2", { text: "Statistics" })]);
+  const panel = h("section", { class: "panel stats", id: "profile-stats" }, [h("h2", { text: t("Statistics") })]);
   const old = document.getElementById("profile-stats");
   if (old) old.remove();
   root.append(panel);
-  if (!games.length && !charts.length) { panel.append(h("p", { class: "muted", text: "No finished game yet." })); return; }
+  if (!games.length && !charts.length) { panel.append(h("p", { class: "muted", text: t("No finished game yet.") })); return; }
   if (games.length) {
     panel.append(h("div", { class: "table-scroll" }, [h("table", { class: "list stats-table", id: "stats-games" }, [
-      h("thead", {}, [h("tr", {}, [["Game"], ["Games"], ["Wins"], ["Score", "Average score"], ["Place", "Average place (1 = first)"], ["Finished", "Share of games played to the end"]].map(([x, title], i) => h("th", { class: i ? "num" : "", title, text: x })))]),
+      h("thead", {}, [h("tr", {}, [[t("Game")], [t("Games")], [t("Wins")], [t("Score"), t("Average score")], [t("Place"), t("Average place (1 = first)")], [t("Finished"), t("Share of games played to the end")]].map(([x, title], i) => h("th", { class: i ? "num" : "", title, text: x })))]),
       h("tbody", {}, games.map(([g, r]) => h("tr", { "data-game": g }, [
         cell(gameTitle(g), ""),
         cell(String(r.games)),
@@ -100,10 +101,10 @@ export async function profileStats(app, name) {
         cell(pct(r.finished.share)),
       ]))),
     ])]));
-    if (data.counted >= data.limit) panel.append(h("p", { class: "muted", text: `From the latest ${data.limit} finished games.` }));
+    if (data.counted >= data.limit) panel.append(h("p", { class: "muted", text: t("From the latest {n} finished games.", { n: data.limit }) }));
   }
   for (const [g, points] of charts) {
-    const box = h("figure", { class: "stats-figure", "data-game": g }, [h("figcaption", { text: `Rating in ${gameTitle(g)} after each rated game` })]);
+    const box = h("figure", { class: "stats-figure", "data-game": g }, [h("figcaption", { text: t("Rating in {game} after each rated game", { game: gameTitle(g) }) })]);
     panel.append(box);
     box.append(ratingChart(box, points, gameTitle(g)));
   }
@@ -115,22 +116,22 @@ export async function leaderboardStats(app, gameId) {
   let data;
   try { data = await api(`/api/stats/games/${encodeURIComponent(gameId)}`); } catch { return; }
   if (!section.isConnected) return;
-  const panel = h("section", { class: "panel stats", id: "game-stats" }, [h("h2", { text: `Statistics: ${gameTitle(gameId)}` })]);
+  const panel = h("section", { class: "panel stats", id: "game-stats" }, [h("h2", { text: t("Statistics: {game}", { game: gameTitle(gameId) }) })]);
   const old = document.getElementById("game-stats");
   if (old) old.remove();
   section.after(panel);
-  panel.append(h("p", { class: "muted", text: "From the site's finished games with at least one person at the table (running games never count)." }));
-  const box = h("figure", { class: "stats-figure", id: "stats-per-day" }, [h("figcaption", { text: "Games finished per day (UTC)" })]);
+  panel.append(h("p", { class: "muted", text: t("From the site's finished games with at least one person at the table (running games never count).") }));
+  const box = h("figure", { class: "stats-figure", id: "stats-per-day" }, [h("figcaption", { text: t("Games finished per day (UTC)") })]);
   panel.append(box);
   box.append(perDayChart(box, data.per_day || []));
   const counts = Object.entries(data.seats || {});
-  panel.append(h("h3", { text: "Advantage of each seat" }));
-  if (!counts.length) { panel.append(h("p", { class: "muted", text: "No finished game yet." })); return; }
-  panel.append(h("p", { class: "muted", text: "Each seat's share of the wins (a shared first place is split), with a 95% interval. With no advantage every seat would win the same share, shown above each table." }));
+  panel.append(h("h3", { text: t("Advantage of each seat") }));
+  if (!counts.length) { panel.append(h("p", { class: "muted", text: t("No finished game yet.") })); return; }
+  panel.append(h("p", { class: "muted", text: t("Each seat's share of the wins (a shared first place is split), with a 95% interval. With no advantage every seat would win the same share, shown above each table.") }));
   for (const [n, c] of counts) {
     panel.append(h("div", { class: "table-scroll" }, [h("table", { class: "list stats-table seat-advantage", "data-players": n }, [
-      h("caption", { text: `${n} players · ${c.games} game${c.games === 1 ? "" : "s"} · no advantage: ${pct(1 / Number(n))}` }),
-      h("thead", {}, [h("tr", {}, ["Seat", "Wins", "Share", "95% interval"].map((x, i) => h("th", { class: i ? "num" : "", text: x })))]),
+      h("caption", { text: tn("{players} players · {n} game · no advantage: {share}", "{players} players · {n} games · no advantage: {share}", c.games, { players: n, share: pct(1 / Number(n)) }) }),
+      h("thead", {}, [h("tr", {}, [t("Seat"), t("Wins"), t("Share"), t("95% interval")].map((x, i) => h("th", { class: i ? "num" : "", text: x })))]),
       h("tbody", {}, c.seats.map((r) => h("tr", {}, [
         cell(String(r.seat + 1), ""),
         cell(String(r.wins)),

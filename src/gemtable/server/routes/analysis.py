@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Header, Request
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
+from .. import language
 from ..deps import get_manager, header_token, no_token_in_url, seat_of
 from ..hints import Hints
 from ..reviews import Reviews
@@ -58,7 +59,7 @@ async def hint(table_id: str, body: HintRequest, request: Request,
                x_seat_token: str | None = Header(None, description="the seat's secret token"),
                hints: Hints = Depends(get_hints)) -> dict[str, Any]:
     table, seat = await seat_of(request, table_id, header_token(request))
-    return await hints.hint(table, seat, body.version)
+    return await hints.hint(table, seat, body.version, language.of(request))
 
 
 class LineStep(BaseModel):
@@ -77,7 +78,9 @@ class BoardRequest(BaseModel):
              responses={409: {"description": "the game is not over"},
                         422: {"description": "a move of the line does not fit (the sentence says why)"},
                         429: {"description": "many positions are being analysed (see Retry-After)"}})
-async def analysis_board(table_id: str, body: BoardRequest, manager: TableManager = Depends(get_manager),
+async def analysis_board(table_id: str, body: BoardRequest, request: Request,
+                         manager: TableManager = Depends(get_manager),
                          hints: Hints = Depends(get_hints)) -> dict[str, Any]:
     table = await manager.get(table_id)
-    return await hints.board(table, body.move, [(step.seat, step.action) for step in body.line])
+    return await hints.board(table, body.move, [(step.seat, step.action) for step in body.line],
+                             language.of(request))

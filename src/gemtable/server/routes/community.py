@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
+from gemtable.core import i18n
 from .. import lobby
 from ..community import MODES, Community, check_address
 from ..deps import get_identity, get_manager
@@ -51,10 +52,14 @@ class InviteBody(BaseModel):
     seat: Any = Field(None, description="the free open seat offered (default: the first)")
 
 
+FOLLOWS_LIMITED = i18n.mark("Too many follows and blocks: try again in {wait} s.")
+
+
 def limited(limiter: RateLimiter, key: str, what: str) -> None:
+    """Refuse (429) when ``key``'s bucket is empty; ``what`` is the refusal (a marked text with {wait})."""
     if not limiter.bucket(key).take():
         wait = limiter.bucket(key).retry_after()
-        raise Rejected("rate_limited", f"Too many {what}: try again in {wait} s.", 429, retry_after=wait)
+        raise Rejected("rate_limited", i18n.msg(what, wait=wait), 429, retry_after=wait)
 
 
 # -- mail ----------------------------------------------------------------------------------------
@@ -72,7 +77,7 @@ async def set_address(body: AddressBody, request: Request, identity: Identity = 
                       community: Community = Depends(get_community)) -> dict[str, Any]:
     player = await identity.require(request)
     address = check_address(body.address)
-    limited(community.address_limiter, player.id, "address changes")
+    limited(community.address_limiter, player.id, i18n.mark("Too many address changes: try again in {wait} s."))
     await community.db(community.set_address, player, address)
     community.sender.wake()
     return await community.db(community.mail_settings_of, player.id)
@@ -92,9 +97,9 @@ async def set_prefs(body: PrefsBody, request: Request, identity: Identity = Depe
                     community: Community = Depends(get_community)) -> dict[str, Any]:
     player = await identity.require(request)
     if body.mode is not None and (not isinstance(body.mode, str) or body.mode not in MODES):
-        raise Rejected("bad_mode", f"'mode' is one of {', '.join(MODES)}.", 422)
+        raise Rejected("bad_mode", i18n.msg("'mode' is one of {modes}.", modes=", ".join(MODES)), 422)
     if body.invites is not None and not isinstance(body.invites, bool):
-        raise Rejected("malformed", "'invites' must be true or false.", 422)
+        raise Rejected("malformed", i18n.msg("'invites' must be true or false."), 422)
     await community.db(community.set_prefs, player.id, body.mode, body.invites)
     return await community.db(community.mail_settings_of, player.id)
 
@@ -144,7 +149,7 @@ async def friends(request: Request, identity: Identity = Depends(get_identity),
 async def follow(body: NameBody, request: Request, identity: Identity = Depends(get_identity),
                  community: Community = Depends(get_community)) -> dict[str, Any]:
     player = await identity.require(request)
-    limited(community.follow_limiter, player.id, "follows and blocks")
+    limited(community.follow_limiter, player.id, FOLLOWS_LIMITED)
     return {"following": await community.db(community.follow, player.id, body.name)}
 
 
@@ -161,7 +166,7 @@ async def unfollow(body: NameBody, request: Request, identity: Identity = Depend
 async def block(body: NameBody, request: Request, identity: Identity = Depends(get_identity),
                 community: Community = Depends(get_community)) -> dict[str, Any]:
     player = await identity.require(request)
-    limited(community.follow_limiter, player.id, "follows and blocks")
+    limited(community.follow_limiter, player.id, FOLLOWS_LIMITED)
     name = await community.db(community.block, player.id, body.name)
     community.blocks_changed(player.id)
     return {"blocked": name}
@@ -187,19 +192,19 @@ async def invite(table_id: str, body: InviteBody, request: Request, manager: Tab
     table = await manager.get(table_id)
     rec = lobby.lobby_of(table)
     if rec.host_player != player.id and not any(s.player == player.id for s in table.seats):
-        raise Rejected("not_seated", "Only a player seated at the table can invite to it.", 403)
+        raise Rejected("not_seated", i18n.msg("Only a player seated at the table can invite to it."), 403)
     if not table.waiting:
-        raise Rejected("started", "The game has started: no seat is free.", 409)
+        raise Rejected("started", i18n.msg("The game has started: no seat is free."), 409)
     free = lobby.free_seats(table)
     if body.seat is None:
         if not free:
-            raise Rejected("full", "Every seat of this table is taken.", 409)
+            raise Rejected("full", i18n.msg("Every seat of this table is taken."), 409)
         seat = free[0]
     elif isinstance(body.seat, bool) or not isinstance(body.seat, int) or body.seat not in free:
-        raise Rejected("seat_taken", "That seat is not a free open seat of this table.", 409)
+        raise Rejected("seat_taken", i18n.msg("That seat is not a free open seat of this table."), 409)
     else:
         seat = body.seat
-    limited(community.invite_limiter, player.id, "invitations")
+    limited(community.invite_limiter, player.id, i18n.mark("Too many invitations: try again in {wait} s."))
     name = await community.db(community.invite, player, table, body.name, seat)
     community.sender.wake()
     return {"invited": name, "seat": seat}
@@ -217,6 +222,6 @@ async def decline(table_id: str, request: Request, identity: Identity = Depends(
                   community: Community = Depends(get_community)) -> dict[str, Any]:
     player = await identity.require(request)
     if len(table_id) > 32:
-        raise Rejected("no_invite", "There is no such invitation.", 404)
+        raise Rejected("no_invite", i18n.msg("There is no such invitation."), 404)
     await community.db(community.decline, player.id, table_id)
     return {"ok": True}

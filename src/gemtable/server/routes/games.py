@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request, Response
 
+from gemtable.core import i18n
 from gemtable.core.registry import all_games, get_game
 
+from .. import language
 from ..deps import get_limits, get_manager
 from ..edge import SafeJSONResponse
 from ..limits import Limits, shown
@@ -27,25 +29,33 @@ def known_game(game_id: str):
     try:
         return get_game(game_id)
     except KeyError:
-        raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
+        raise Rejected("unknown_game", i18n.msg("There is no game {game}.", game=shown(game_id)), 404) from None
 
 
-@router.get("/api/games", tags=["games"], summary="Every installed game")
-def list_games() -> list[dict[str, Any]]:
-    return [dict(g.describe(), renderer=renderer_of(g.id)) for _, g in sorted(all_games().items())]
+# a game's words (title, summary, options) read in the request's language: the answer varies with it
+VARY = "Accept-Language, Cookie"
+
+
+@router.get("/api/games", tags=["games"], summary="Every installed game (its words in the reader's language)")
+def list_games(request: Request, response: Response) -> list[dict[str, Any]]:
+    lang = language.of(request)
+    response.headers["Vary"] = VARY
+    return [dict(g.describe(lang), renderer=renderer_of(g.id)) for _, g in sorted(all_games().items())]
 
 
 @router.get("/api/games/{game_id}", tags=["games"],
             summary="One game, with its how-to-play for players (Markdown)")
-def game_info(game_id: str) -> dict[str, Any]:
+def game_info(game_id: str, request: Request, response: Response) -> dict[str, Any]:
     # ``rules`` is the players' how-to-play (PLAY.md); the developer notes (RULES.md)
     # stay in the repository and are not served.
     game = known_game(game_id)
+    lang = language.of(request)
+    response.headers["Vary"] = VARY
     try:
-        rules = game.play_text()
+        rules = game.play_text(lang)
     except OSError:
         rules = ""
-    return dict(game.describe(), renderer=renderer_of(game.id), rules=rules)
+    return dict(game.describe(lang), renderer=renderer_of(game.id), rules=rules)
 
 
 @router.get("/api/games/{game_id}/sample", tags=["games"],
@@ -55,7 +65,8 @@ def game_sample(game_id: str, players: int | None = None, seed: int = 1) -> dict
     n = players if players is not None else (2 if 2 in game.player_counts else game.player_counts[0])
     if n not in game.player_counts:
         counts = ", ".join(map(str, game.player_counts))
-        raise Rejected("bad_players", f"{game.title} is played by {counts} players, not {n}.", 400)
+        raise Rejected("bad_players", i18n.msg("{game} is played by {counts} players, not {n}.", game=i18n.msg(game.title),
+                                               counts=counts, n=n), 400, domains=game.domains)
     state = game.new(n, seed=seed % (2**31))
     return {"game": game.id, "players": n, "view": state.view(None),
             "to_move": list(state.to_move())}

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel
 from sqlalchemy import update
 
+from gemtable.core import i18n
 from .. import language
 from ..assets import IMMUTABLE
 from ..db import PlayerRow
@@ -23,9 +24,9 @@ router = APIRouter()
 def offered_code(code: Any) -> str:
     """``code`` when the site offers it; 422 when it is no language code, 404 when not offered."""
     if not language.valid_code(code):
-        raise Rejected("bad_lang", "A language is named by its two- or three-letter code, such as de.", 422)
+        raise Rejected("bad_lang", i18n.msg("A language is named by its two- or three-letter code, such as de."), 422)
     if code not in language.offered():
-        raise Rejected("unknown_lang", f"This site has no texts in the language {shown(code)}.", 404)
+        raise Rejected("unknown_lang", i18n.msg("This site has no texts in the language {code}.", code=shown(code)), 404)
     return code
 
 

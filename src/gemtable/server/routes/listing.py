@@ -7,8 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
+from gemtable.core import i18n
 from .. import listing, lobby
-from ..deps import client_address, get_identity, get_manager, too_many
+from ..deps import NEW_TABLES, client_address, get_identity, get_manager, too_many
 from ..players import Identity
 from ..table import LiveTable, Rejected
 from ..tables import TableManager
@@ -52,7 +53,7 @@ async def play_now(body: PlayBody, request: Request, manager: TableManager = Dep
                    identity: Identity = Depends(get_identity)) -> dict[str, Any]:
     player = await identity.require(request)
     if body.game in (None, ""):
-        raise Rejected("bad_filter", "'game' is needed: which game to play.", 422)
+        raise Rejected("bad_filter", i18n.msg("'game' is needed: which game to play."), 422)
     wanted = listing.parse_filters(body.game, body.players, body.clock)
     seeker = listing.Seeker(player, wanted.game, wanted.players, wanted.clock)
 
@@ -62,7 +63,7 @@ async def play_now(body: PlayBody, request: Request, manager: TableManager = Dep
         address = client_address(request)
         limiter = request.app.state.create_limiter
         if not limiter.bucket(address).take():
-            raise too_many(limiter, address, "new tables")
+            raise too_many(limiter, address, NEW_TABLES)
         allowed = get_game(seeker.game).player_counts
         n = seeker.players or (2 if 2 in allowed else min(allowed))
         seats, setup = lobby.prepare([{"kind": "me"}] + [{"kind": "open"}] * (n - 1), player, False)

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
+from gemtable.core import i18n
 from .. import lobby
 from ..deps import get_identity, get_manager, header_token, seat_of
 from ..players import Identity
@@ -45,7 +46,7 @@ async def host_table(table_id: str, request: Request, manager: TableManager = De
         _, seat = await seat_of(request, table_id, token)
         if seat is not None and seat == rec.host_seat:
             return table
-    raise Rejected("not_host", "Only the table's host can do that.", 403)
+    raise Rejected("not_host", i18n.msg("Only the table's host can do that."), 403)
 
 
 @router.get("/api/tables/{table_id}/seat", tags=["lobby"],
@@ -57,7 +58,7 @@ async def my_seat(table_id: str, request: Request, manager: TableManager = Depen
     for s in table.seats:
         if s.player == player.id:
             return {"seat": s.seat, "token": s.token}
-    raise Rejected("no_seat", "You hold no seat at this table.", 404)
+    raise Rejected("no_seat", i18n.msg("You hold no seat at this table."), 404)
 
 
 @router.post("/api/tables/{table_id}/join", tags=["lobby"],

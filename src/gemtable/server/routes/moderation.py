@@ -9,6 +9,8 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel
 
+from gemtable.core import i18n
+
 from ..deps import get_identity
 from ..moderation import Moderation, standing
 from ..players import Identity
@@ -83,7 +85,7 @@ ACTIONS = ("mute", "ban", "unmute", "unban", "hide", "close", "dismiss", "grant"
 async def act(action: str, body: ActBody, request: Request, identity: Identity = Depends(get_identity),
               mod: Moderation = Depends(get_moderation)) -> dict[str, Any]:
     if action not in ACTIONS:
-        raise Rejected("no_action", f"Unknown admin action (use one of {', '.join(ACTIONS)}).", 404)
+        raise Rejected("no_action", i18n.msg("Unknown admin action (use one of {actions}).", actions=", ".join(ACTIONS)), 404)
     admin = await mod.require_admin(await identity.current(request))
     if action in ("mute", "ban"):
         return await mod.sanction(admin, body.player, action, body.minutes, body.reason)

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 
+from gemtable.core import i18n
 from .. import language
 from ..deps import client_address, get_identity
 from ..db import PlayerRow
@@ -66,7 +67,7 @@ async def pick_name(body: NameBody, request: Request, response: Response, identi
     if who.player is None:
         where = client_address(request)
         if not identity.new_players.bucket(where).take():
-            raise identity.limited(identity.new_players, where, "new players from your address")
+            raise identity.limited(identity.new_players, where, i18n.mark("Too many new players from your address: try again in {wait} s."))
     return {"player": public(await store(identity, request, response, who, name, key, None))}
 
 @router.post("/api/account/register", tags=["players"],
@@ -78,16 +79,16 @@ async def register(body: RegisterBody, request: Request, response: Response, ide
     who = await identity.who(request)
     player = who.player
     if player is not None and player.password_hash is not None:
-        raise Rejected("has_account", "This player already has an account: log out to make another one.", 409)
+        raise Rejected("has_account", i18n.msg("This player already has an account: log out to make another one."), 409)
     if body.name is None:
         if player is None:
-            raise Rejected("bad_name", "A new account needs a name.", 422)
+            raise Rejected("bad_name", i18n.msg("A new account needs a name."), 422)
         name, key = player.name, player.name_key
     else:
         name, key = player_name(body.name)
     where = client_address(request)
     if not identity.login_address.bucket(where).take():
-        raise identity.limited(identity.login_address, where, "login attempts from your address")
+        raise identity.limited(identity.login_address, where, i18n.mark("Too many login attempts from your address: try again in {wait} s."))
     hashed = await identity.hash(password)
     return {"player": public(await store(identity, request, response, who, name, key, hashed))}
 
@@ -98,10 +99,10 @@ async def register(body: RegisterBody, request: Request, response: Response, ide
                                           "(see Retry-After)"}})
 async def login(body: LoginBody, request: Request, response: Response, identity: Identity = Depends(get_identity)) -> dict[str, Any]:
     if not isinstance(body.name, str) or not isinstance(body.password, str):
-        raise Rejected("malformed", "'name' and 'password' must be text.", 422)
+        raise Rejected("malformed", i18n.msg("'name' and 'password' must be text."), 422)
     if any("\ud800" <= ch <= "\udfff" for ch in body.password) or len(body.password) > MAX_PASSWORD:
-        raise Rejected("bad_password", "The password must be valid Unicode text of at most "
-                                       f"{MAX_PASSWORD} characters.", 422)
+        raise Rejected("bad_password", i18n.msg("The password must be valid Unicode text of at most {most} characters.",
+                                                most=MAX_PASSWORD), 422)
     key = name_key(body.name)
     where = client_address(request)
     identity.check_limits(where, key)
@@ -109,7 +110,7 @@ async def login(body: LoginBody, request: Request, response: Response, identity:
     ok = await identity.verify(row.password_hash if row is not None else None, body.password)
     if not ok or row is None:
         identity.count_failure(where, key)
-        raise Rejected("bad_login", "Wrong name or password.", 403)
+        raise Rejected("bad_login", i18n.msg("Wrong name or password."), 403)
     moderation = getattr(request.app.state, "moderation", None)
     if moderation is not None:  # a banned account cannot log in (told only with the right password)
         banned = await identity.db(refusal, moderation.db, row.id, ("ban",))
@@ -136,20 +137,20 @@ async def login(body: LoginBody, request: Request, response: Response, identity:
 async def change_password(body: PasswordBody, request: Request, identity: Identity = Depends(get_identity)) -> dict[str, Any]:
     if not isinstance(body.password, str) or any("\ud800" <= ch <= "\udfff" for ch in body.password) \
             or len(body.password) > MAX_PASSWORD:
-        raise Rejected("bad_password", "The current password must be valid Unicode text of at most "
-                                       f"{MAX_PASSWORD} characters.", 422)
+        raise Rejected("bad_password", i18n.msg("The current password must be valid Unicode text of at most "
+                                                "{most} characters.", most=MAX_PASSWORD), 422)
     new = check_password(body.new_password)
     who = await identity.who(request)
     player = who.player
     if player is None or who.session is None:
-        raise Rejected("no_player", "Log in first: changing the password needs this account's session.", 401)
+        raise Rejected("no_player", i18n.msg("Log in first: changing the password needs this account's session."), 401)
     if player.password_hash is None:
-        raise Rejected("no_account", "This player has no password yet: create an account instead.", 409)
+        raise Rejected("no_account", i18n.msg("This player has no password yet: create an account instead."), 409)
     where = client_address(request)
     identity.check_limits(where, player.name_key)
     if not await identity.verify(player.password_hash, body.password):
         identity.count_failure(where, player.name_key)
-        raise Rejected("bad_password", "The current password is wrong.", 403)
+        raise Rejected("bad_password", i18n.msg("The current password is wrong."), 403)
     hashed = await identity.hash(new)
     await identity.db(identity.end_sessions_of, player.id, who.session, True, who.session, hashed)
     return {"player": public(player)}
@@ -159,7 +160,7 @@ async def change_password(body: PasswordBody, request: Request, identity: Identi
 async def logout(request: Request, response: Response, body: LogoutBody | None = None, identity: Identity = Depends(get_identity)) -> dict[str, Any]:
     everywhere = False if body is None else body.everywhere
     if not isinstance(everywhere, bool):
-        raise Rejected("malformed", "'everywhere' must be true or false.", 422)
+        raise Rejected("malformed", i18n.msg("'everywhere' must be true or false."), 422)
     who = await identity.who(request)
     if who.player is not None:
         await identity.db(identity.end_sessions_of, who.player.id, who.session, everywhere)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends
 
 from gemtable.core.registry import get_game
 
+from gemtable.core import i18n
 from ..deps import get_identity, get_manager
 from ..limits import shown
 from ..lobby import games_of
@@ -25,7 +26,7 @@ async def game_leaderboard(game_id: str, manager: TableManager = Depends(get_man
     try:
         game = get_game(game_id)
     except KeyError:
-        raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
+        raise Rejected("unknown_game", i18n.msg("There is no game {game}.", game=shown(game_id)), 404) from None
     return await manager.run_db(leaderboard, manager.db, game.id)
 
 
@@ -41,7 +42,7 @@ async def profile(name: str, manager: TableManager = Depends(get_manager),
         return {"name": bot_name(level), "account": False, "bot": True, "ratings": ratings, "recent": []}
     player = await identity.by_name(name)
     if player is None:
-        raise Rejected("no_player", "There is no player of that name.", 404)
+        raise Rejected("no_player", i18n.msg("There is no player of that name."), 404)
     ratings = await manager.run_db(ratings_of, manager.db, f"p:{player.id}")
     recent = (await games_of(manager, player.id, finished_limit=RECENT, only_finished=True))["finished"]
     finished = await manager.run_db(finished_share, manager.db, player.id)

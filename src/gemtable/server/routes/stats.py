@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends
 
 from gemtable.core.registry import get_game
 
+from gemtable.core import i18n
 from ..deps import get_identity, get_manager
 from ..limits import shown
 from ..players import Identity
@@ -30,7 +31,7 @@ async def player(name: str, manager: TableManager = Depends(get_manager),
         return {"games": {}, "counted": 0, "history": await manager.run_db(history, manager.db, f"bot:{level}")}
     found = await identity.by_name(name)
     if found is None:
-        raise Rejected("no_player", "There is no player of that name.", 404)
+        raise Rejected("no_player", i18n.msg("There is no player of that name."), 404)
     out = await manager.run_db(player_stats, manager.db, found.id)
     out["history"] = await manager.run_db(history, manager.db, f"p:{found.id}")
     return out
@@ -43,5 +44,5 @@ async def game(game_id: str, manager: TableManager = Depends(get_manager)) -> di
     try:
         found = get_game(game_id)
     except KeyError:
-        raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
+        raise Rejected("unknown_game", i18n.msg("There is no game {game}.", game=shown(game_id)), 404) from None
     return await manager.run_db(game_stats, manager.db, found.id)

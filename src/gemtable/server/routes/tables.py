@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from gemtable.core import IllegalAction
 
+from gemtable.core import i18n
 from .. import hints, language, lobby
 from ..deps import (
     client_address,
@@ -19,6 +20,7 @@ from ..deps import (
     header_token,
     no_token_in_url,
     seat_of,
+    NEW_TABLES,
     too_many,
 )
 from ..inplay import rotation
@@ -90,7 +92,7 @@ def router(limits: Limits) -> APIRouter:
         address = client_address(request)
         limiter = request.app.state.create_limiter
         if not limiter.bucket(address).take():
-            raise too_many(limiter, address, "new tables")
+            raise too_many(limiter, address, NEW_TABLES)
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
         player = await identity.current(request)
         seats, setup = lobby.prepare(seats, player, body.private)
@@ -138,7 +140,7 @@ def router(limits: Limits) -> APIRouter:
         token = header_token(request) or body.token
         table, seat = await seat_of(request, table_id, token)
         if seat is None:
-            raise Rejected("no_token", "Only a seat (with its token) can act; spectators cannot.", 403)
+            raise Rejected("no_token", i18n.msg("Only a seat (with its token) can act; spectators cannot."), 403)
         moderation = getattr(request.app.state, "moderation", None)
         banned = None if moderation is None else await moderation.seat_banned(table, seat)
         if banned is not None:  # a banned player's seat
@@ -159,18 +161,19 @@ def router(limits: Limits) -> APIRouter:
                   x_seat_token: str | None = Header(None, description="the seat's secret token")) -> dict[str, Any]:
         table, seat = await seat_of(request, table_id, header_token(request))
         if seat is None:
-            raise Rejected("no_token", "Only a seat (with its token) can ask why a move is not allowed.", 403)
+            raise Rejected("no_token", i18n.msg("Only a seat (with its token) can ask why a move is not allowed."), 403)
         key = f"{table.id}:{seat}"
         if not why_limiter.bucket(key).take():
             wait = why_limiter.bucket(key).retry_after()
-            raise Rejected("rate_limited", f"Too many questions from this seat: try again in {wait} s.", 429,
+            raise Rejected("rate_limited", i18n.msg("Too many questions from this seat: try again in {wait} s.", wait=wait), 429,
                            retry_after=wait)
         if table.waiting:
-            raise Rejected("waiting", "The game has not started yet.", 409)
+            raise Rejected("waiting", i18n.msg("The game has not started yet."), 409)
         try:
             action = table.game.action_from_json(body.action)
         except IllegalAction:
-            raise Rejected("no_such_action", f"{table.game.title} has no action {shown(body.action, 80)}.", 400) from None
+            raise Rejected("no_such_action", i18n.msg("{game} has no action {action}.", game=i18n.msg(table.game.title),
+                                                    action=shown(body.action, 80)), 400, domains=table.game.domains) from None
         # State.explain: worked out from this seat's view alone (nothing hidden can show)
         lang = language.of(request)
         reason = table.state.explain(seat, action) if lang == "en" else table.state.explain(seat, action, lang)
@@ -187,7 +190,7 @@ def router(limits: Limits) -> APIRouter:
     async def match_file(table_id: str, manager: TableManager = Depends(get_manager)) -> dict[str, Any]:
         table = await manager.get(table_id)
         if not table.over:
-            raise Rejected("running", "The match file is available when the game is over.", 409)
+            raise Rejected("running", i18n.msg("The match file is available when the game is over."), 409)
         return table.match.to_json()
 
     @api.post("/api/tables/{table_id}/rematch", tags=["tables"],
