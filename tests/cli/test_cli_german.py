@@ -19,7 +19,7 @@ runner = CliRunner()
 
 def _english_words() -> set[str]:
     """Words of the kernel catalogue's English that its German never uses (finding one in
-    German output means an untranslated text): "games", "players", "wrote"; not "Bot"."""
+    German output means an untranslated text): "games", "wrote"; not "Bot"."""
     with (i18n.CORE_DOMAIN / "de.po").open("rb") as f:
         po = read_po(f, locale="de")
     english, german = set(), set()
@@ -70,7 +70,7 @@ def _finished(tmp_path, seed=3):
 
 
 def test_there_are_english_words_to_look_for():
-    assert {"players", "wrote", "drops"} <= ENGLISH
+    assert {"wrote", "drops"} <= ENGLISH
 
 
 def test_bench_in_german():
@@ -247,7 +247,8 @@ def test_train_and_distill_in_german(tmp_path):
     assert code == 0, out
     out = " ".join(out.split())  # (Rich wraps long lines)
     assert "splendor: Partien laufen" in out and "Trainingszeilen" in out and "Training: Sieg-Log-Loss" in out
-    assert "zurückgehalten (1 Partie)" in out and f"{weights} geschrieben" in out
+    flat = re.sub(r"\s+", "", out)  # (a long temporary path may wrap)
+    assert "zurückgehalten (1 Partie)" in out and f"{weights}geschrieben".replace(" ", "") in flat
     out, code = german(["train", "splendor", "--games", "2", "--seed", "2", "--hidden", "8,8",
                         "--out", str(weights)])
     assert code == 0, out
