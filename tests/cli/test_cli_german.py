@@ -52,7 +52,7 @@ def german(args: list[str], allowed: frozenset = frozenset(), **kw) -> tuple[str
     # option names stay as they are; Click's and Typer's own words of a help page or a usage
     # error ("[default: …]" with a value or a flag's name, a metavar such as <path>, "Invalid
     # value:") have no translation here
-    shown = re.sub(r"--?[\w-]+|<[\w\[\]]+>|default: [^\]]*|\bLIST\b|Invalid value:", " ", out)
+    shown = re.sub(r"--?[\w-]+|<[\w\[\]]+>|(?:default|Vorgabe): [^\]]*|\bLIST\b|Invalid value:", " ", out)
     left = sorted({w for w in re.findall(r"[A-Za-zÄÖÜäöüß]{4,}", shown) if w in ENGLISH and w not in allowed})
     assert not left, f"English left in `gemtable {' '.join(args)}`: {left}\n{out}"
     return out, result.exit_code

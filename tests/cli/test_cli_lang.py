@@ -90,3 +90,15 @@ def test_soft_hyphens_are_dropped_from_tables_too():
     table.add_row("Rosen\u00adgarten")
     TermConsole(file=out, width=40).print(table)
     assert "Rosengarten" in out.getvalue() and "\u00ad" not in out.getvalue()
+
+
+def test_typers_own_words_follow_the_language_and_come_back():
+    from typer.testing import CliRunner
+
+    from gemtable.cli.main import app
+
+    runner = CliRunner()
+    german = runner.invoke(app, ["--lang", "de", "play", "--help"], terminal_width=100).output
+    assert "Aufruf:" in german and "Argumente" in german and "Optionen" in german and "[Vorgabe: 2]" in german
+    english = runner.invoke(app, ["--lang", "en", "play", "--help"], terminal_width=100).output
+    assert "Usage:" in english and "Arguments" in english and "Options" in english and "[default: 2]" in english

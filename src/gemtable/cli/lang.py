@@ -82,6 +82,47 @@ def _help_option(command: Any) -> Any:
     return command.get_help_option(click.Context(command, **(command.context_settings or {})))
 
 
+# The words Typer's help pages and error boxes add around ours (its module-level texts,
+# read each time a page is drawn), by their English.
+_FRAMEWORK = {
+    "ARGUMENTS_PANEL_TITLE": i18n.msg("Arguments"),
+    "OPTIONS_PANEL_TITLE": i18n.msg("Options"),
+    "COMMANDS_PANEL_TITLE": i18n.msg("Commands"),
+    "ERRORS_PANEL_TITLE": i18n.msg("Error"),
+    "ABORTED_TEXT": i18n.msg("Aborted."),
+    "RICH_HELP": i18n.msg("Try [blue]'{command_path} {help_option}'[/] for help."),
+    "DEFAULT_STRING": i18n.msg("[default: {}]"),
+    "REQUIRED_LONG_STRING": i18n.msg("[required]"),
+    "ENVVAR_STRING": i18n.msg("[env var: {}]"),
+    "DEPRECATED_STRING": i18n.msg("(deprecated) "),
+}
+_USAGE = i18n.msg("Usage: ")
+
+
+def translate_framework(lang: str) -> None:
+    """Typer's own words (panel titles, "[default: …]", "Usage:") in ``lang``.  Only names
+    Typer still has are set, so a Typer that renames them shows its English instead of
+    failing."""
+    from typer import rich_utils
+
+    for name, message in _FRAMEWORK.items():
+        if hasattr(rich_utils, name):
+            # the {…} of these texts are Typer's own fields, left for Typer to fill
+            setattr(rich_utils, name, i18n.render(i18n.msg(message["m"]), lang))
+    try:
+        from typer._click import formatting
+    except ImportError:  # pragma: no cover - another Typer layout: its "Usage:" stays English
+        return
+    write = getattr(formatting.HelpFormatter, "_gemtable_write_usage", formatting.HelpFormatter.write_usage)
+    usage = i18n.render(_USAGE, lang)
+
+    def write_usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write(self, prog, args, usage if prefix is None else prefix)
+
+    formatting.HelpFormatter._gemtable_write_usage = write
+    formatting.HelpFormatter.write_usage = write_usage
+
+
 class TranslatedGroup(TyperGroup):
     """The root command: it reads the wanted language from the arguments and the
     environment and translates the help texts before Click parses (and maybe prints help)."""
@@ -90,6 +131,7 @@ class TranslatedGroup(TyperGroup):
         lang = wanted(args)
         use(lang)
         translate_help(self, lang)
+        translate_framework(lang)
         return super().make_context(info_name, args, parent=parent, **extra)
 
 
