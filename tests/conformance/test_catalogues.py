@@ -3,7 +3,7 @@
 The messages are found in the code by Babel's extractor, the way a translator's
 ``pybabel extract`` finds them (docs/TRANSLATING.md), one **domain** at a time:
 
-- the kernel's (``src/gemtable/locale``): the kernel, the command line, the analysis, the server
+- the kernel's (``src/gemtable/locale``): the kernel, the command line, the bots' training, the analysis, the server
   and the measuring tools;
 - each game's (``games/<game>/locale``): its package and its web renderer
   ``web/games/<game>.js``;
@@ -50,7 +50,7 @@ def domains() -> dict[str, tuple[Path, list[Path], list[Path]]]:
     """name -> (locale folder, Python sources, JavaScript sources)."""
     out = {
         "kernel": (i18n.CORE_DOMAIN, _python(SRC / "core", SRC / "cli", SRC / "server", SRC / "analysis",
-                                             SRC / "measure"), []),
+                                             SRC / "measure", SRC / "bots"), []),
         "web": (WEB / "locale", [], sorted(WEB.glob("*.js"))),
     }
     for game in all_games().values():

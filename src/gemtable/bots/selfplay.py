@@ -31,11 +31,24 @@ from typing import Any
 import numpy as np
 
 from gemtable.core import Game, Rng, State
+from gemtable.core.i18n import Message, msg, render
 
 from . import gumbel, learned
 from .base import Bot, make_bot
 
-Log = Callable[[str], None]
+Log = Callable[["Message | str"], None]
+"""Where training reports each step: a message (:mod:`gemtable.core.i18n`) to show in the
+reader's language, e.g. ``lambda m: print(render(m, "de"))``."""
+
+
+def _print(message: "Message | str") -> None:
+    print(render(message))
+
+
+def _joined(parts: list[Message]) -> Message:
+    """One line of parts separated by "; " (no words of its own to translate)."""
+    return {"m": "; ".join(f"{{part{i}}}" for i in range(len(parts))),
+            "p": {f"part{i}": part for i, part in enumerate(parts)}}
 
 
 def cpu_seconds() -> float:
@@ -421,7 +434,7 @@ def _game_of(manifest: dict[str, Any]) -> Game:
 
 def train(game: Game, path: Path, settings: Settings, generations: int | None = None,
           minutes: float | None = None, fresh: bool = False, command: str = "",
-          log: Log = print) -> dict[str, Any]:
+          log: Log = _print) -> dict[str, Any]:
     """Run generations of self-play and training on the checkpoint ``path`` (continued if it
     exists, unless ``fresh``) until ``generations`` more are done or, with ``minutes``, until
     no new generation may start; returns the final manifest."""
@@ -431,8 +444,8 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
     if path.exists() and not fresh:
         net, extra = gumbel.read(game, path)
         weights, manifest = dict(net.weights), dict(net.manifest)
-        log(f"continuing {path}: generation {manifest.get('generation', 0)}, "
-            f"{manifest.get('games', 0)} games so far")
+        log(msg("continuing {path}: generation {generation}, {games} games so far", path=str(path),
+                generation=manifest.get("generation", 0), games=manifest.get("games", 0)))
     else:
         weights = gumbel.init_weights(game, s.hidden, np.random.default_rng(s.seed))
         manifest = {**gumbel.new_manifest(game, s.hidden), "generation": 0, "games": 0, "cpu_minutes": 0.0,
@@ -531,15 +544,20 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
                     "cpu_minutes": round(float(manifest["cpu_minutes"]) + cpu, 3),
                     "generations": [*manifest["generations"], record]}
         size = save(path, weights, manifest, {**adam, **buf.arrays()})
-        line = (f"generation {gen}: {played.games} games, {len(played.x)} rows, {played.simulations} simulations, "
-                f"{cpu:.2f} CPU min; kept {kept} of {steps} steps; loss policy {before[0]:.3f}->{after[0]:.3f}, "
-                f"value {before[1]:.3f}->{after[1]:.3f}")
+        parts = [msg("generation {gen}: {games} games, {rows} rows, {simulations} simulations, {cpu} CPU min; "
+                     "kept {kept} of {steps} steps; loss policy {p0}->{p1}, value {v0}->{v1}",
+                     gen=gen, games=played.games, rows=len(played.x), simulations=played.simulations,
+                     cpu=f"{cpu:.2f}", kept=kept, steps=steps, p0=f"{before[0]:.3f}", p1=f"{after[0]:.3f}",
+                     v0=f"{before[1]:.3f}", v1=f"{after[1]:.3f}")]
         if held_before is not None and held_after is not None:
-            line += (f"; held out ({hold} games) policy {held_before[0]:.3f}->{held_after[0]:.3f}, "
-                     f"value {held_before[1]:.3f}->{held_after[1]:.3f}")
+            parts.append(msg("held out ({hold} games) policy {p0}->{p1}, value {v0}->{v1}", hold=hold,
+                             p0=f"{held_before[0]:.3f}", p1=f"{held_after[0]:.3f}",
+                             v0=f"{held_before[1]:.3f}", v1=f"{held_after[1]:.3f}"))
         if s.eval_games:
-            line += f"; vs previous {record['vs_previous']:.0%}, vs {s.eval_bot} {record['vs_baseline']:.0%}"
-        log(line + f"; wrote {path} ({size} bytes)")
+            parts.append(msg("vs previous {previous}, vs {bot} {baseline}", previous=f"{record['vs_previous']:.0%}",
+                             bot=s.eval_bot, baseline=f"{record['vs_baseline']:.0%}"))
+        parts.append(msg("wrote {path} ({size} bytes)", path=str(path), size=size))
+        log(_joined(parts))
         done += 1
     return manifest
 

@@ -398,7 +398,8 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
                if sys.argv[1:2] == ["train"] else f"gemtable train {g.id} --method gumbel")
     out_console = Console()
     try:
-        manifest = selfplay.train(g, path, settings, generations, minutes, fresh, command, log=out_console.print)
+        manifest = selfplay.train(g, path, settings, generations, minutes, fresh, command,
+                                  log=lambda message: out_console.print(say(message)))
     except learned.WeightsMismatch as exc:
         _fail(f"{path}: {exc}")
     out_console.print(say(msgn("{n} generations, {games} games, {cpu} CPU minutes in all",
