@@ -1243,7 +1243,7 @@ async function drawHowToPlayPicture(g, content) {
   // place the picture after the Setup section (before the next heading), else at the top
   const body = content.querySelector(".rules-body");
   const heads = [...body.querySelectorAll("h2, h3")];
-  const setup = heads.findIndex((x) => /set ?up/i.test(x.textContent));
+  const setup = heads.findIndex((x) => /set ?up/i.test(x.textContent) || x.textContent.trim() === t("Setup"));
   const fig = h("figure", { class: "htp-figure" }, [
     h("div", { class: "board htp-board", role: "img", "aria-label": t("{title}: a freshly set-up game", { title: g.title }) }, [h("p", { class: "muted", text: t("Drawing the table…") })]),
     h("figcaption", { class: "muted" }),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 
 from gemtable.core.registry import all_games, get_game
 
+from .. import language
 from ..deps import get_limits, get_manager
 from ..edge import SafeJSONResponse
 from ..limits import Limits, shown
@@ -30,22 +31,24 @@ def known_game(game_id: str):
         raise Rejected("unknown_game", f"There is no game {shown(game_id)}.", 404) from None
 
 
-@router.get("/api/games", tags=["games"], summary="Every installed game")
-def list_games() -> list[dict[str, Any]]:
-    return [dict(g.describe(), renderer=renderer_of(g.id)) for _, g in sorted(all_games().items())]
+@router.get("/api/games", tags=["games"], summary="Every installed game (its words in the reader's language)")
+def list_games(request: Request) -> list[dict[str, Any]]:
+    lang = language.of(request)
+    return [dict(g.describe(lang), renderer=renderer_of(g.id)) for _, g in sorted(all_games().items())]
 
 
 @router.get("/api/games/{game_id}", tags=["games"],
             summary="One game, with its how-to-play for players (Markdown)")
-def game_info(game_id: str) -> dict[str, Any]:
-    # ``rules`` is the players' how-to-play (PLAY.md); the developer notes (RULES.md)
-    # stay in the repository and are not served.
+def game_info(game_id: str, request: Request) -> dict[str, Any]:
+    # ``rules`` is the players' how-to-play (PLAY.md, or PLAY.<lang>.md in the reader's
+    # language); the developer notes (RULES.md) stay in the repository and are not served.
     game = known_game(game_id)
+    lang = language.of(request)
     try:
-        rules = game.play_text()
+        rules = game.play_text(lang)
     except OSError:
         rules = ""
-    return dict(game.describe(), renderer=renderer_of(game.id), rules=rules)
+    return dict(game.describe(lang), renderer=renderer_of(game.id), rules=rules)
 
 
 @router.get("/api/games/{game_id}/sample", tags=["games"],
