@@ -317,11 +317,15 @@ async function lobbyPage() {
       const o = g.options.find((x) => x.name === sel.dataset.option);
       options[o.name] = o.choices.find((c) => String(c) === sel.value);
     }
-    const seats = [...seatsBox.querySelectorAll(".seat-row")].map((r) => {
+    // an unnamed seat is named by the server in English ("Player 2", "Bot 2 (easy)"); a page in
+    // another language names it in its own words, which every reader of the table then sees
+    const defaultName = (i, bot = null) => i18n.lang === "en" ? null
+      : bot === null ? t("Player {n}", { n: i + 1 }) : bot in bots.levels ? t("Bot {n} ({level})", { n: i + 1, level: online.levelName(bot) }) : null;
+    const seats = [...seatsBox.querySelectorAll(".seat-row")].map((r, i) => {
       const kind = r.querySelector(".seat-kind").value;
       const name = r.querySelector(".seat-name").value.trim() || null;
       if (kind === "me" || kind === "open") return { kind };
-      return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
+      return kind === "human" ? { kind: "human", name: name || defaultName(i) } : { kind: "bot", bot: kind.slice(4), name: name || defaultName(i, kind.slice(4)) };
     });
     const body = { game: g.id, players: Number(playersSel.value), options, seats };
     if (privateBox.checked) body.private = true;
@@ -459,7 +463,7 @@ async function playPage(tableId) {
     return;
   }
   mod = await rendererFor(info.game);
-  document.title = `${info.title} — gemtable`;
+  document.title = `${online.tableTitle(info)} — gemtable`;
   title.replaceChildren(gameLink(gamesById[info.game] || { id: info.game, title: info.title }), h("span", { class: "muted", text: " · " + t("table {id}", { id: tableId }) }), howToPlayButton(info.game));
   // resume from any browser: the player of this browser (cookie) gets its seat's key from the server
   if (!token && online.me.player) {
@@ -955,7 +959,7 @@ async function playPage(tableId) {
     const last = log.length ? log[log.length - 1] : null;
     lastMove.textContent = last && !waiting ? t("Last: {text}", { text: last.text }) : "";
     // your turn: the tab title says so (and a sound, when that setting is on)
-    const named = waiting ? t("Waiting room: {title}", { title: tb.title }) : tb.title;
+    const named = waiting ? t("Waiting room: {title}", { title: online.tableTitle(tb) }) : online.tableTitle(tb);
     document.title = (myTurn ? t("● Your turn — {title}", { title: named }) : named) + " — gemtable";
     if (myTurn && wasMyTurn === false && !hotseat) online.chime();
     wasMyTurn = myTurn;
@@ -1000,7 +1004,9 @@ async function playPage(tableId) {
       for (const e of legal) { if (!groups.has(e.type)) groups.set(e.type, []); groups.get(e.type).push(e); }
       actionsBox.hidden = false;
       actionsBox.replaceChildren(h("summary", { class: "fold-title", text: t("Your choices ({n})", { n: legal.length }) }), ...(msg.hints ? [hints.el(msg)] : []), ...[...groups.entries()].map(([type, list]) =>
-        h("div", { class: "action-group" }, [h("div", { class: "group-name", text: type.replace(/_/g, " ") }),
+        h("div", { class: "action-group" }, [
+          // the group's name is the action's program name ("take_two"): shown on English pages only
+          i18n.lang === "en" ? h("div", { class: "group-name", text: type.replace(/_/g, " ") }) : null,
           h("div", { class: "action-buttons" }, list.map((e) => h("button", { class: "action", "data-action": JSON.stringify(e.json), text: e.text, onclick: () => act(e) })))])));
     } else {
       actionsBox.hidden = true;
@@ -1107,7 +1113,7 @@ async function replayPage(tableId) {
   const nm = tb.seats.map((s) => s.name);
   const frames = data.frames;
   let i = frames.length - 1;
-  document.title = t("Replay: {title}", { title: tb.title }) + " — gemtable";
+  document.title = t("Replay: {title}", { title: online.tableTitle(tb) }) + " — gemtable";
   const board = h("div", { class: "board", id: "board" });
   const counter = h("span", { class: "counter", id: "counter" });
   const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: i, id: "slider" });

@@ -110,7 +110,7 @@ export function lobbyList({ games, tokensOf, saveToken }) {
     const status = tb.status === "finished" ? t("finished") : tb.status === "waiting" ? (openSeats ? tn("{n} open seat", "{n} open seats", openSeats) : t("waiting to start")) : t("running");
     const seatsText = (tb.seats || []).map((s) => s.open ? t("open seat") : (s.kind === "bot" && !/\bbot\b/i.test(s.name) ? t("{name} (bot)", { name: s.player || s.name }) : (s.player || s.name))).join(", ");
     return h("tr", { "data-table": tb.id, class: openSeats ? "has-open" : "" }, [
-      h("td", { class: "t-game", text: tb.title }),
+      h("td", { class: "t-game", text: online.tableTitle(tb) }),
       h("td", { class: "t-seats", text: seatsText }),
       h("td", { class: "t-status" }, [h("span", { class: `status ${tb.status}${openSeats ? " open" : ""}`, text: status }),
         tb.clock && tb.clock.mode && tb.clock.mode !== "none" ? h("span", { class: "badge clock-badge", text: online.clockShort(tb.clock) }) : null,

@@ -219,6 +219,8 @@ export function openAccountDialog(mode, note = null) {
 
 // -- pages: my games, leaderboard, profile -----------------------------------------------
 function gameTitle(id) { const g = shell.games().find((x) => x.id === id); return g ? g.title : id; }
+// A table's game title in the page's language (the table's own "title" is the English one)
+export function tableTitle(tb) { const g = shell.games().find((x) => x.id === tb.game); return g ? g.title : tb.title; }
 function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
@@ -268,7 +270,7 @@ export async function myGamesPage(app) {
     items.length ? h("table", { class: "list tables-list" }, [h("tbody", {}, items.map(row))]) : h("p", { class: "muted", text: empty }),
   ]);
   const base = (tb, status, links, seats = null) => h("tr", { "data-table": tb.id }, [
-    h("td", { class: "t-game", text: tb.title || gameTitle(tb.game) }),
+    h("td", { class: "t-game", text: tableTitle(tb) || gameTitle(tb.game) }),
     h("td", { class: "t-seats", text: seats || seatsLine(tb) }),
     h("td", { class: "t-status" }, [status]),
     h("td", { class: "t-moves t-when", text: when(tb.updated_at || tb.created_at) }),
@@ -395,7 +397,7 @@ export async function profilePage(app, name) {
         const seat = tb.my_seat ?? tb.seat ?? (tb.seats || []).findIndex((s) => (s.player || s.name) === p.name);
         const r = resultText(tb, seat >= 0 ? seat : null);
         return h("tr", { "data-table": tb.id }, [
-          h("td", { class: "t-game", text: tb.title || gameTitle(tb.game) }),
+          h("td", { class: "t-game", text: tableTitle(tb) || gameTitle(tb.game) }),
           h("td", { class: "t-seats", text: r.scores || seatsLine(tb) }),
           h("td", { class: "t-status" }, [h("span", { class: "status finished", text: r.head || t("finished") })]),
           h("td", { class: "t-moves t-when", text: when(tb.updated_at || tb.finished_at) }),
