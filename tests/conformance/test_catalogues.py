@@ -34,9 +34,7 @@ WEB = SRC / "web"
 JS_KEYWORDS = {"t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 """How the web client's messages are marked (web/i18n.js)."""
 
-PENDING = {
-    "web": "the web client's catalogue web/locale/<lang>.po is not written yet",
-}
+PENDING: dict[str, str] = {}
 """Domains whose translation is under way, with what is missing (see the module's text)."""
 
 

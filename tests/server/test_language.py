@@ -243,3 +243,31 @@ def test_the_servers_messages_are_translated_to_german():
     # (the kernel's own refusal "The game is over..." is the kernel's entry in the same catalogue)
     problems = [p for p in i18n.audit(i18n.CORE_DOMAIN, used, "de") if "The game is over" not in p]
     assert problems == []
+
+
+def test_web_catalogue_carries_the_kernel_s_system_chat_lines(client):
+    """A system chat line arrives as a message of the kernel's domain; the page renders it
+    (online.js) from the web catalogue, which therefore carries the kernel's words too, after
+    the shell's own (a word both translate reads as the shell has it)."""
+    from gemtable.server.chat import spectators_muted
+
+    domains = language.domains_for_web()
+    assert domains[0] == language.WEB_DOMAIN and domains[-1] == language.i18n.CORE_DOMAIN
+    message = spectators_muted(True)
+    german = language.i18n.render(message, "de", [language.i18n.CORE_DOMAIN])
+    assert german != message["m"]
+    assert client.get("/api/i18n/de").json()["messages"][message["m"]] == german
+
+
+def test_games_are_described_in_the_reader_s_language(client):
+    """The lobby's game cards, option labels and the how-to-play come in the page's language."""
+    from gemtable.core.registry import get_game
+
+    game = get_game("splendor")
+    english = client.get("/api/games/splendor", headers={"Accept-Language": "en"}).json()
+    german = client.get("/api/games/splendor", headers={"Accept-Language": "de"}).json()
+    assert english["rules"] == game.play_text() and german["rules"] == game.play_text("de") != english["rules"]
+    assert german["summary"] == game.describe("de")["summary"] != english["summary"]
+    listed = {g["id"]: g for g in client.get("/api/games", headers={"Accept-Language": "de"}).json()}
+    assert listed["splendor"]["summary"] == german["summary"]
+    assert {g["id"]: g["summary"] for g in client.get("/api/games").json()}["splendor"] == game.summary

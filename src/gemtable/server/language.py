@@ -10,7 +10,8 @@ same from its opening handshake, so a seat is sent its log, prompts and refusals
 of the page that opened it.
 
 The web catalogue (``/api/i18n/<lang>``) merges the web shell's domain with every game's
-domain (the renderers' words), built once per language and process: its ETag is a hash of
+domain (the renderers' words) and the kernel's (the server's messages the page renders itself:
+system chat lines arrive as messages), built once per language and process: its ETag is a hash of
 the body, and the shell names it with that hash (``?v=``) so the browser may keep it for a year.
 """
 
@@ -78,12 +79,14 @@ def set_cookie(conn: Any, response: Any, code: str) -> None:
 
 
 def domains_for_web() -> list[Path]:
-    """The web shell's domain, then every installed game's own (its renderer's words)."""
+    """The web shell's domain, then every installed game's own (its renderer's words), then the
+    kernel's (server messages the page renders: a system chat line's ``msg``)."""
     out = [WEB_DOMAIN]
     for _, game in sorted(all_games().items()):
         for domain in game.domains:
             if Path(domain) != i18n.CORE_DOMAIN and Path(domain) not in out:
                 out.append(Path(domain))
+    out.append(Path(i18n.CORE_DOMAIN))
     return out
 
 

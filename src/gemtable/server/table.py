@@ -293,10 +293,17 @@ class LiveTable:
             "log_reset": reset,
             "log": self.log_entries(viewer, 0 if reset else since, lang=lang),
             "over": self.over,
-            "result": self.result() if self.over else None,
+            "result": self.result_in(lang) if self.over else None,
         }
         self.hooks.payload(self, msg, viewer, reset)
         return msg
+
+    def result_in(self, lang: str) -> dict[str, Any]:
+        """The result with its tie-break sentence in ``lang`` (``result()`` holds the English)."""
+        res = self.result()
+        if lang != i18n.SOURCE and res.get("tiebreak"):
+            res["tiebreak"] = self.state.tiebreak_explained(lang)
+        return res
 
     def result(self, state: State | None = None) -> dict[str, Any]:
         """The finished game's result (``State.result()``) with the features' additions."""

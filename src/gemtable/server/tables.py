@@ -561,7 +561,7 @@ class TableManager:
             "table": table.summary(),
             "match": table.match.to_json(),
             "frames": frames,
-            "result": table.result(),
+            "result": table.result_in(lang),
         }
         if len(self._replays) > 32:
             self._replays.pop(next(iter(self._replays)))

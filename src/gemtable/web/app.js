@@ -141,7 +141,7 @@ function drawBoard(mod, el, ctx) {
   } catch (err) {
     console.error(err);
     document.body.dataset.renderError = String(err && err.message || err);
-    if (mod !== generic) { generic.render(el, ctx); el.prepend(h("p", { class: "muted", text: "(board drawing failed; showing the plain view)" })); }
+    if (mod !== generic) { generic.render(el, ctx); el.prepend(h("p", { class: "muted", text: t("(board drawing failed; showing the plain view)") })); }
   }
 }
 
@@ -154,7 +154,7 @@ function setAsksBeforeLosing(on) {
   const box = document.getElementById("confirm-toggle");
   if (box) box.checked = on;
 }
-function confirmMove({ title = "Are you sure?", text = "", yes = "Do it anyway", no = "Cancel" } = {}) {
+function confirmMove({ title = t("Are you sure?"), text = "", yes = t("Do it anyway"), no = t("Cancel") } = {}) {
   if (!asksBeforeLosing()) return Promise.resolve(true);
   const opener = document.activeElement;
   return new Promise((resolve) => {
@@ -164,7 +164,7 @@ function confirmMove({ title = "Are you sure?", text = "", yes = "Do it anyway",
     const dlg = h("dialog", { class: "account-dialog confirm-dialog", id: "confirm-dialog", "aria-labelledby": "confirm-title" }, [
       h("div", { class: "dlg-head" }, [h("h2", { id: "confirm-title", text: title })]),
       h("div", { class: "account-body" }, [h("p", { text }),
-        h("label", { class: "toggle" }, [stop, " Don't ask again (the menu can turn it back on)"]),
+        h("label", { class: "toggle" }, [stop, " " + t("Don't ask again (the menu can turn it back on)")]),
         h("p", { class: "confirm-buttons" }, [ok, cancel])]),
     ]);
     let answer = false;
@@ -205,23 +205,23 @@ async function route() {
     else if ((m = await tournaments.page(app, path)) !== false) cleanup = m;
     else await lobbyPage();
   } catch (err) {
-    app.replaceChildren(h("section", { class: "panel" }, [h("h2", { text: "Something went wrong" }), h("p", { text: String(err.message || err) }), h("a", { href: "/", "data-link": "", text: "Back to the lobby" })]));
+    app.replaceChildren(h("section", { class: "panel" }, [h("h2", { text: t("Something went wrong") }), h("p", { text: String(err.message || err) }), h("a", { href: "/", "data-link": "", text: t("Back to the lobby") })]));
   }
 }
 
 // -- lobby --------------------------------------------------------------------
 async function lobbyPage() {
-  document.title = "gemtable — lobby";
+  document.title = t("gemtable — lobby");
   const form = h("form", { class: "panel new-table", id: "new-table" });
   const tables = lobbyList({ games, tokensOf, saveToken }); // lobbylist.js: filters, pages, Play now
   const created = h("div", { id: "created" });
-  const gameCards = h("section", { class: "panel games" }, [h("h2", { text: "Games" }),
+  const gameCards = h("section", { class: "panel games" }, [h("h2", { text: t("Games") }),
     h("div", { class: "game-cards" }, games.map((g) => h("article", { class: "game-card" }, [
       h("h3", { text: g.title }),
       h("p", { text: g.summary || "" }),
-      h("p", { class: "muted", text: `${g.players.join(", ")} players` + (g.data_status === "reconstructed" ? " · some component data reconstructed" : "") }),
-      h("p", { class: "card-links" }, [h("a", { href: `/rules/${g.id}`, "data-link": "", text: "Rules in brief" }),
-        h("a", { href: `/leaderboard/${g.id}`, "data-link": "", text: "Leaderboard" })]),
+      h("p", { class: "muted", text: t("{counts} players", { counts: g.players.join(", ") }) + (g.data_status === "reconstructed" ? " · " + t("some component data reconstructed") : "") }),
+      h("p", { class: "card-links" }, [h("a", { href: `/rules/${g.id}`, "data-link": "", text: t("Rules in brief") }),
+        h("a", { href: `/leaderboard/${g.id}`, "data-link": "", text: t("Leaderboard") })]),
     ])))]);
   const picker = online.namePickerCard(); // first visit: pick a name (a card, never in the way)
   app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, tables.el, form, created]), gameCards]));
@@ -237,54 +237,54 @@ async function lobbyPage() {
   const privateBox = h("input", { type: "checkbox", id: "private" });
   const practiceBox = h("input", { type: "checkbox", id: "practice" });
   const clockSel = h("select", { id: "clock-mode" }, [
-    h("option", { value: "none", text: "No clock (casual)" }),
-    h("option", { value: "realtime", text: "Real time: base + increment" }),
-    h("option", { value: "turn", text: "Turn based: time per move" }),
+    h("option", { value: "none", text: t("No clock (casual)") }),
+    h("option", { value: "realtime", text: t("Real time: base + increment") }),
+    h("option", { value: "turn", text: t("Turn based: time per move") }),
   ]);
-  const baseSel = h("select", { id: "clock-base", "aria-label": "Minutes each" }, [1, 3, 5, 10, 15, 20, 30, 45, 60].map((m) => h("option", { value: m * 60, text: `${m} min each` })));
+  const baseSel = h("select", { id: "clock-base", "aria-label": t("Minutes each") }, [1, 3, 5, 10, 15, 20, 30, 45, 60].map((m) => h("option", { value: m * 60, text: t("{m} min each", { m }) })));
   baseSel.value = "600";
-  const incSel = h("select", { id: "clock-increment", "aria-label": "Seconds added per move" }, [0, 2, 5, 10, 15, 30, 60].map((x) => h("option", { value: x, text: `+ ${x} s a move` })));
+  const incSel = h("select", { id: "clock-increment", "aria-label": t("Seconds added per move") }, [0, 2, 5, 10, 15, 30, 60].map((x) => h("option", { value: x, text: t("+ {x} s a move", { x }) })));
   incSel.value = "5";
-  const perMoveSel = h("select", { id: "clock-per-move", "aria-label": "Time for each move" }, [[300, "5 min"], [3600, "1 hour"], [4 * 3600, "4 hours"], [12 * 3600, "12 hours"], [86400, "1 day"], [2 * 86400, "2 days"], [3 * 86400, "3 days"]].map(([v, t]) => h("option", { value: v, text: `${t} a move` })));
+  const perMoveSel = h("select", { id: "clock-per-move", "aria-label": t("Time for each move") }, [[300, t("5 min a move")], [3600, t("1 hour a move")], [4 * 3600, t("4 hours a move")], [12 * 3600, t("12 hours a move")], [86400, t("1 day a move")], [2 * 86400, t("2 days a move")], [3 * 86400, t("3 days a move")]].map(([v, text]) => h("option", { value: v, text })));
   perMoveSel.value = "86400";
   const clockDetail = h("span", { class: "clock-detail" });
   const refreshClock = () => clockDetail.replaceChildren(...(clockSel.value === "realtime" ? [baseSel, incSel] : clockSel.value === "turn" ? [perMoveSel] : []));
   clockSel.addEventListener("change", refreshClock);
   const onlineBox = h("div", { class: "online-options", hidden: online.me.supported ? null : "" }, [
-    h("label", { class: "clock-row" }, ["Time ", clockSel]), clockDetail,
-    h("label", { class: "toggle", title: "Not listed in the lobby: only people with an invite link can sit down" }, [privateBox, " private (invite links only)"]),
-    h("label", { class: "toggle", title: "Nothing at stake: every seat may ask the bot for hints; the game is not rated" }, [practiceBox, " practice (hints, not rated)"]),
+    h("label", { class: "clock-row" }, [t("Time") + " ", clockSel]), clockDetail,
+    h("label", { class: "toggle", title: t("Not listed in the lobby: only people with an invite link can sit down") }, [privateBox, " " + t("private (invite links only)")]),
+    h("label", { class: "toggle", title: t("Nothing at stake: every seat may ask the bot for hints; the game is not rated") }, [practiceBox, " " + t("practice (hints, not rated)")]),
   ]);
   form.replaceChildren(
-    h("h2", { text: "New table" }),
-    h("div", { class: "row" }, [h("label", {}, ["Game ", gameSel]), h("label", {}, ["Players ", playersSel])]),
+    h("h2", { text: t("New table") }),
+    h("div", { class: "row" }, [h("label", {}, [t("Game") + " ", gameSel]), h("label", {}, [t("Players") + " ", playersSel])]),
     optionsBox, seatsBox, onlineBox,
-    h("button", { type: "submit", class: "primary", id: "create", text: "Create table" }),
+    h("button", { type: "submit", class: "primary", id: "create", text: t("Create table") }),
   );
   const params = new URLSearchParams(location.search);
   if (params.get("game") && gamesById[params.get("game")]) gameSel.value = params.get("game");
 
   function seatRow(i, old) {
     const ids = online.me.supported;
-    const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": `Seat ${i + 1}: who plays` }, [
-      ids ? h("option", { value: "me", text: "You" }) : null,
-      ids ? h("option", { value: "open", text: "Open seat" }) : null,
-      h("option", { value: "human", text: ids ? "Invite link" : "Person" }),
-      ...botChoices.map((b) => h("option", { value: `bot:${b}`, text: b in bots.levels ? online.levelLabel(b, online.levelRating(bots, gameSel.value, b)) : `Bot — ${b}` })),
+    const kind = h("select", { class: "seat-kind", "data-seat": i, "aria-label": t("Seat {n}: who plays", { n: i + 1 }) }, [
+      ids ? h("option", { value: "me", text: t("You") }) : null,
+      ids ? h("option", { value: "open", text: t("Open seat") }) : null,
+      h("option", { value: "human", text: ids ? t("Invite link") : t("Person") }),
+      ...botChoices.map((b) => h("option", { value: `bot:${b}`, text: b in bots.levels ? online.levelLabel(b, online.levelRating(bots, gameSel.value, b)) : t("Bot — {kind}", { kind: b }) })),
     ]);
     kind.value = old ? old.kind : (i === 0 ? (ids ? "me" : "human") : (ids ? "open" : `bot:${botChoices.includes("medium") ? "medium" : botChoices[0]}`));
-    const name = h("input", { class: "seat-name", placeholder: `Seat ${i + 1} name`, maxlength: 24, value: old ? old.name : "", "aria-label": `Seat ${i + 1} name` });
+    const name = h("input", { class: "seat-name", placeholder: t("Seat {n} name", { n: i + 1 }), maxlength: 24, value: old ? old.name : "", "aria-label": t("Seat {n} name", { n: i + 1 }) });
     const sync = () => {
       // your seat carries your name; an open seat takes the name of whoever joins
       const fixed = kind.value === "me" || kind.value === "open";
       name.disabled = fixed;
-      name.placeholder = kind.value === "me" ? (online.me.player ? online.me.player.name : "your name") : kind.value === "open" ? "whoever joins" : `Seat ${i + 1} name`;
+      name.placeholder = kind.value === "me" ? (online.me.player ? online.me.player.name : t("your name")) : kind.value === "open" ? t("whoever joins") : t("Seat {n} name", { n: i + 1 });
       if (fixed) name.value = "";
       if (kind.value === "me") for (const other of seatsBox.querySelectorAll(".seat-kind")) if (other !== kind && other.value === "me") { other.value = "open"; other.dispatchEvent(new Event("change")); }
     };
     kind.addEventListener("change", sync);
     setTimeout(sync, 0);
-    return h("div", { class: "seat-row" }, [h("span", { class: "seat-no", text: `Seat ${i + 1}` }), kind, name]);
+    return h("div", { class: "seat-row" }, [h("span", { class: "seat-no", text: t("Seat {n}", { n: i + 1 }) }), kind, name]);
   }
   function refreshGame() {
     const g = gamesById[gameSel.value];
@@ -317,11 +317,15 @@ async function lobbyPage() {
       const o = g.options.find((x) => x.name === sel.dataset.option);
       options[o.name] = o.choices.find((c) => String(c) === sel.value);
     }
-    const seats = [...seatsBox.querySelectorAll(".seat-row")].map((r) => {
+    // an unnamed seat is named by the server in English ("Player 2", "Bot 2 (easy)"); a page in
+    // another language names it in its own words, which every reader of the table then sees
+    const defaultName = (i, bot = null) => i18n.lang === "en" ? null
+      : bot === null ? t("Player {n}", { n: i + 1 }) : bot in bots.levels ? t("Bot {n} ({level})", { n: i + 1, level: online.levelName(bot) }) : null;
+    const seats = [...seatsBox.querySelectorAll(".seat-row")].map((r, i) => {
       const kind = r.querySelector(".seat-kind").value;
       const name = r.querySelector(".seat-name").value.trim() || null;
       if (kind === "me" || kind === "open") return { kind };
-      return kind === "human" ? { kind: "human", name } : { kind: "bot", bot: kind.slice(4), name };
+      return kind === "human" ? { kind: "human", name: name || defaultName(i) } : { kind: "bot", bot: kind.slice(4), name: name || defaultName(i, kind.slice(4)) };
     });
     const body = { game: g.id, players: Number(playersSel.value), options, seats };
     if (privateBox.checked) body.private = true;
@@ -331,7 +335,7 @@ async function lobbyPage() {
         ? { mode: "realtime", base: Number(baseSel.value), increment: Number(incSel.value) }
         : { mode: "turn", per_move: Number(perMoveSel.value) };
     }
-    if (seats.some((s) => s.kind === "me") && !(await online.ensureName("Pick a name for your seat: the other players see it."))) return;
+    if (seats.some((s) => s.kind === "me") && !(await online.ensureName(t("Pick a name for your seat: the other players see it.")))) return;
     try {
       const res = await api("/api/tables", { method: "POST", body });
       showCreated(res, seats);
@@ -357,23 +361,23 @@ async function lobbyPage() {
     }
     const rows = humans.map((s) => {
       const url = location.origin + s.invite;
-      const input = h("input", { class: "invite", readonly: "", value: url, "data-seat": s.seat, "aria-label": `Invite link for ${s.name}` });
+      const input = h("input", { class: "invite", readonly: "", value: url, "data-seat": s.seat, "aria-label": t("Invite link for {name}", { name: s.name }) });
       return h("div", { class: "invite-row" }, [
         h("b", { text: s.name }), input,
-        h("button", { type: "button", text: "Copy", onclick: () => { input.select(); navigator.clipboard?.writeText(url).then(() => toast("Link copied", "ok"), () => {}); } }),
+        h("button", { type: "button", text: t("Copy"), onclick: () => { input.select(); navigator.clipboard?.writeText(url).then(() => toast(t("Link copied"), "ok"), () => {}); } }),
         // the host sees every seat's link again at the table ("Invite links")
-        h("button", { type: "button", class: "play-seat", text: "Play this seat here", onclick: () => { saveToken(id, s.seat, s.token); navigate(s.invite); } }),
+        h("button", { type: "button", class: "play-seat", text: t("Play this seat here"), onclick: () => { saveToken(id, s.seat, s.token); navigate(s.invite); } }),
       ]);
     });
     created.replaceChildren(h("section", { class: "panel created" }, [
-      h("h2", { text: "Table ready" }),
-      h("p", { text: "Send each person their own link: it holds that seat's secret key. Anyone with the table's plain address can watch." }),
+      h("h2", { text: t("Table ready") }),
+      h("p", { text: t("Send each person their own link: it holds that seat's secret key. Anyone with the table's plain address can watch.") }),
       ...rows,
-      humans.length ? h("p", {}, [h("button", { type: "button", class: "primary", id: "hotseat", text: "Play all seats on this screen (hotseat)", onclick: () => {
+      humans.length ? h("p", {}, [h("button", { type: "button", class: "primary", id: "hotseat", text: t("Play all seats on this screen (hotseat)"), onclick: () => {
         for (const s of humans) saveToken(id, s.seat, s.token);
         localStorage.setItem(`gt.hotseat.${id}`, "1");
         navigate(humans[0].invite);
-      } })]) : h("p", {}, [h("a", { href: res.spectate, "data-link": "", text: "Watch the bots play" })]),
+      } })]) : h("p", {}, [h("a", { href: res.spectate, "data-link": "", text: t("Watch the bots play") })]),
     ]));
   }
 
@@ -426,11 +430,11 @@ async function playPage(tableId) {
   const waitRoom = h("section", { class: "panel waiting-room", id: "waiting-room", hidden: "" });
   // layout: on a phone (see narrowScreen) the choices come right under the board and the log starts folded
   const seatsBox = h("div", { class: "seats-body" });
-  const seatsPanel = h("details", { class: "panel seats fold", id: "seats", open: "" }, [h("summary", { class: "fold-title", text: "Seats" }), seatsBox]);
+  const seatsPanel = h("details", { class: "panel seats fold", id: "seats", open: "" }, [h("summary", { class: "fold-title", text: t("Seats") }), seatsBox]);
   const actionsBox = h("details", { class: "panel actions fold", id: "actions", open: "" });
   const resultBox = h("section", { class: "panel result", id: "result", hidden: "" });
   const logBox = h("ol", { class: "log", id: "log" });
-  const logPanel = h("details", { class: "panel log-panel fold", id: "log-panel", open: narrowScreen() ? false : "" }, [h("summary", { class: "fold-title", text: "Game log" }), logBox]);
+  const logPanel = h("details", { class: "panel log-panel fold", id: "log-panel", open: narrowScreen() ? false : "" }, [h("summary", { class: "fold-title", text: t("Game log") }), logBox]);
   const chat = online.chatPanel(sendChat, { open: !narrowScreen() });
   const title = h("h2", { class: "table-title" });
   // a table whose creator chose the seed says so to everyone (they may know the hidden cards)
@@ -447,20 +451,20 @@ async function playPage(tableId) {
   try { info = await api(`/api/tables/${tableId}`); } catch (err) {
     if (err.status !== 404 && err.status !== 410) throw err;
     // a clear message when the table is gone (expired, removed, or a wrong address)
-    document.title = "Table gone — gemtable";
+    document.title = t("Table gone — gemtable");
     document.body.dataset.gone = "1";
     app.replaceChildren(h("section", { class: "panel table-gone", id: "table-gone" }, [
-      h("h2", { text: "This table is gone" }),
-      h("p", { text: err.status === 404 ? "There is no table at this address: it may have expired before it started, or the link is wrong." : err.message }),
-      h("p", {}, [h("a", { href: "/", "data-link": "", class: "button", text: "Back to the lobby" }), " ",
-        online.me.supported ? h("a", { href: "/me", "data-link": "", class: "button", text: "My games" }) : null]),
+      h("h2", { text: t("This table is gone") }),
+      h("p", { text: err.status === 404 ? t("There is no table at this address: it may have expired before it started, or the link is wrong.") : err.message }),
+      h("p", {}, [h("a", { href: "/", "data-link": "", class: "button", text: t("Back to the lobby") }), " ",
+        online.me.supported ? h("a", { href: "/me", "data-link": "", class: "button", text: t("My games") }) : null]),
     ]));
     cleanup = () => { delete document.body.dataset.gone; };
     return;
   }
   mod = await rendererFor(info.game);
-  document.title = `${info.title} — gemtable`;
-  title.replaceChildren(gameLink(gamesById[info.game] || { id: info.game, title: info.title }), h("span", { class: "muted", text: ` · table ${tableId}` }), howToPlayButton(info.game));
+  document.title = `${online.tableTitle(info)} — gemtable`;
+  title.replaceChildren(gameLink(gamesById[info.game] || { id: info.game, title: info.title }), h("span", { class: "muted", text: " · " + t("table {id}", { id: tableId }) }), howToPlayButton(info.game));
   // resume from any browser: the player of this browser (cookie) gets its seat's key from the server
   if (!token && online.me.player) {
     try {
@@ -475,7 +479,7 @@ async function playPage(tableId) {
     document.body.dataset.online = on ? "1" : "0";
     playEl.classList.toggle("offline", !on);
     for (const b of playEl.querySelectorAll("button.action, #undo, #take-seat, #rematch, .rematch-box button, #resign, .waiting-room button.needs-net")) b.disabled = !on;
-    chat.setEnabled(on && chatAllowed(), on ? "The host muted spectators" : "Offline: chat comes back with the connection");
+    chat.setEnabled(on && chatAllowed(), on ? t("The host muted spectators") : t("Offline: chat comes back with the connection"));
     if (on) banner.online();
   }
   function dropSocket() {
@@ -491,9 +495,9 @@ async function playPage(tableId) {
     retry += 1;
     // 4429: too many messages (or refused tokens); 4408: this connection fell behind
     const slow = ev && (ev.code === 4429 || ev.code === 4408);
-    if (slow && ev.reason) toast(`Connection reset: ${ev.reason}`);
+    if (slow && ev.reason) toast(t("Connection reset: {reason}", { reason: ev.reason }));
     const delay = Math.min(30, (slow ? 5 : 0.5) * 2 ** (retry - 1)) * (0.85 + Math.random() * 0.3);
-    banner.offline(delay, () => { retry = 0; connect(); }, navigator.onLine === false ? "You are offline" : "Connection lost");
+    banner.offline(delay, () => { retry = 0; connect(); }, navigator.onLine === false ? t("You are offline") : t("Connection lost"));
     retryTimer = setTimeout(connect, delay * 1000);
   }
   function tableGone(text) {
@@ -536,7 +540,7 @@ async function playPage(tableId) {
       else if (data.type === "pong") { /* heartbeat */ }
       else if (data.type === "error") {
         pending = false; undoSent = false; board.classList.remove("busy");
-        if (data.code === "no_table" || data.code === "gone") tableGone(data.message || "This table is gone.");
+        if (data.code === "no_table" || data.code === "gone") tableGone(data.message || t("This table is gone."));
         else if (data.code !== "bad_token") toast(data.message);
         if (msg) draw();
       }
@@ -546,18 +550,18 @@ async function playPage(tableId) {
       if (sock !== ws || closed) return;
       ws = null;
       setOnline(false);
-      if (ev.code === 4404 || ev.code === 4410) { tableGone(ev.code === 4404 ? "This table is gone: it expired or never existed." : (ev.reason || "This table is gone.")); return; }
+      if (ev.code === 4404 || ev.code === 4410) { tableGone(ev.code === 4404 ? t("This table is gone: it expired or never existed.") : (ev.reason || t("This table is gone."))); return; }
       if (ev.code === 4403 && token) {
         // this seat's key is refused (the host removed you, or the link is wrong): watch instead
-        toast(ev.reason || "Your seat's key is not valid here any more: you are watching.");
+        toast(ev.reason || t("Your seat's key is not valid here any more: you are watching."));
         localStorage.removeItem(`gt.tokens.${tableId}`);
         token = null;
         history.replaceState({}, "", `/table/${tableId}`);
         connect();
         return;
       }
-      if (ev.code === 4400) { tableGone(ev.reason || "This table cannot be opened."); return; }
-      if (ev.code === 4451) { tableGone(ev.reason || "You are banned from this site."); return; } // moderation.js
+      if (ev.code === 4400) { tableGone(ev.reason || t("This table cannot be opened.")); return; }
+      if (ev.code === 4451) { tableGone(ev.reason || t("You are banned from this site.")); return; } // moderation.js
       scheduleRetry(ev);
     };
   }
@@ -573,7 +577,7 @@ async function playPage(tableId) {
   window.addEventListener("online", cameOnline);
 
   function send(data) {
-    if (!ws || ws.readyState !== 1) { toast("Offline: wait for the connection to come back."); return false; }
+    if (!ws || ws.readyState !== 1) { toast(t("Offline: wait for the connection to come back.")); return false; }
     ws.send(JSON.stringify(data));
     return true;
   }
@@ -595,7 +599,7 @@ async function playPage(tableId) {
     dropSocket();
     msg = null;
     // nothing of the previous seat stays on screen (or clickable) while switching
-    board.replaceChildren(h("p", { class: "muted", text: "Switching seats…" }));
+    board.replaceChildren(h("p", { class: "muted", text: t("Switching seats…") }));
     actionsBox.replaceChildren();
     actionsBox.hidden = true;
     logBox.replaceChildren();
@@ -672,20 +676,20 @@ async function playPage(tableId) {
   function inviteRows(list) {
     return (list || []).filter((s) => s.token && s.seat !== msg.seat).map((s) => {
       const url = `${location.origin}/table/${tableId}#token=${s.token}`;
-      const input = h("input", { class: "invite", readonly: "", value: url, "data-seat": s.seat, "aria-label": `Invite link for seat ${s.seat + 1}` });
+      const input = h("input", { class: "invite", readonly: "", value: url, "data-seat": s.seat, "aria-label": t("Invite link for seat {n}", { n: s.seat + 1 }) });
       return h("div", { class: "invite-row" }, [
-        h("b", { text: s.name || `Seat ${s.seat + 1}` }), input,
-        h("button", { type: "button", text: "Copy", onclick: () => { input.select(); (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => toast("Link copied", "ok"), () => {}); } }),
+        h("b", { text: s.name || t("Seat {n}", { n: s.seat + 1 }) }), input,
+        h("button", { type: "button", text: t("Copy"), onclick: () => { input.select(); (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => toast(t("Link copied"), "ok"), () => {}); } }),
       ]);
     });
   }
   async function showInvitesDialog() {
     const list = await loadInvites();
     const rows = inviteRows(list);
-    const close = h("button", { type: "button", class: "dlg-close", "aria-label": "Close", text: "✕" });
+    const close = h("button", { type: "button", class: "dlg-close", "aria-label": t("Close"), text: "✕" });
     const dlg = h("dialog", { class: "account-dialog invites-dialog", id: "invites-dialog", "aria-labelledby": "invites-title" }, [
-      h("div", { class: "dlg-head" }, [h("h2", { id: "invites-title", text: "Invite links" }), close]),
-      h("div", { class: "account-body" }, rows.length ? [h("p", { class: "muted", text: "Each link holds its seat's secret key: send it only to that person." }), ...rows] : [h("p", { text: "No other seat has an invite link." })]),
+      h("div", { class: "dlg-head" }, [h("h2", { id: "invites-title", text: t("Invite links") }), close]),
+      h("div", { class: "account-body" }, rows.length ? [h("p", { class: "muted", text: t("Each link holds its seat's secret key: send it only to that person.") }), ...rows] : [h("p", { text: t("No other seat has an invite link.") })]),
     ]);
     close.addEventListener("click", () => dlg.close());
     dlg.addEventListener("close", () => dlg.remove());
@@ -700,10 +704,10 @@ async function playPage(tableId) {
     try { return await api(`/api/tables/${tableId}/${path}`, { method: "POST", body, headers: seatHeaders() }); } catch (err) { toast(err.message); return null; }
   }
   function drawWaiting() {
-    const t = msg.table;
-    if (msg.seat !== null && t.seats[msg.seat].open && token && !leaving) {
+    const tb = msg.table;
+    if (msg.seat !== null && tb.seats[msg.seat].open && token && !leaving) {
       // my seat is open again: the host removed me (my key no longer works): watch from here
-      toast("The host removed you from this table.");
+      toast(t("The host removed you from this table."));
       localStorage.removeItem(`gt.tokens.${tableId}`);
       token = null;
       history.replaceState({}, "", `/table/${tableId}`);
@@ -712,51 +716,51 @@ async function playPage(tableId) {
       return;
     }
     const host = isHost();
-    const open = t.seats.filter((s) => s.open).length;
+    const open = tb.seats.filter((s) => s.open).length;
     // the levels, easiest first, with their ratings in this game when it has some (GET /api/bots)
     const levels = botLevels ? Object.keys(botLevels.levels) : [];
     const chosen = document.getElementById("start-bots");
-    const botSel = h("select", { id: "start-bots", "aria-label": "Bots for the empty seats" }, levels.map((l) => h("option", { value: l, text: online.levelLabel(l, online.levelRating(botLevels, t.game, l), open !== 1) })));
+    const botSel = h("select", { id: "start-bots", "aria-label": t("Bots for the empty seats") }, levels.map((l) => h("option", { value: l, text: online.levelLabel(l, online.levelRating(botLevels, tb.game, l), open !== 1) })));
     botSel.value = chosen && levels.includes(chosen.value) ? chosen.value : levels.includes("medium") ? "medium" : (levels[0] || "");
     const seatLi = (s) => {
       const you = msg.seat === s.seat;
-      const who = s.open ? "Open seat" : (s.player || s.name);
+      const who = s.open ? t("Open seat") : (s.player || s.name);
       const buttons = [];
-      if (host && !you && s.player && s.kind !== "bot") buttons.push(h("button", { type: "button", class: "small kick needs-net", "data-kick": s.seat, text: "Remove", title: `Remove ${who} from the table`, onclick: async () => { if (await post("kick", { seat: s.seat })) toast(`${who} removed`, "ok"); } }));
-      if (s.open && msg.seat === null) buttons.push(h("button", { type: "button", class: "primary sit needs-net", "data-sit": s.seat, text: "Sit here", onclick: () => sitDown(s.seat) }));
+      if (host && !you && s.player && s.kind !== "bot") buttons.push(h("button", { type: "button", class: "small kick needs-net", "data-kick": s.seat, text: t("Remove"), title: t("Remove {name} from the table", { name: who }), onclick: async () => { if (await post("kick", { seat: s.seat })) toast(t("{name} removed", { name: who }), "ok"); } }));
+      if (s.open && msg.seat === null) buttons.push(h("button", { type: "button", class: "primary sit needs-net", "data-sit": s.seat, text: t("Sit here"), onclick: () => sitDown(s.seat) }));
       return h("li", { class: `wait-seat${you ? " you" : ""}${s.open ? " open" : ""}`, "data-seat": s.seat }, [
-        h("span", { class: "seat-no", text: `Seat ${s.seat + 1}` }),
-        h("span", { class: "seat-name", text: who + (you ? " (you)" : "") }),
-        s.kind === "bot" ? h("span", { class: "badge", text: `bot · ${s.bot}` }) : null,
-        (t.host !== undefined && (t.host === s.seat || t.host === s.name)) ? h("span", { class: "badge host", text: "host" }) : null,
-        !s.open && s.kind !== "bot" ? h("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "here" : "not here" }) : null,
+        h("span", { class: "seat-no", text: t("Seat {n}", { n: s.seat + 1 }) }),
+        h("span", { class: "seat-name", text: you ? t("{name} (you)", { name: who }) : who }),
+        s.kind === "bot" ? h("span", { class: "badge", text: t("bot · {level}", { level: online.levelName(s.bot) }) }) : null,
+        (tb.host !== undefined && (tb.host === s.seat || tb.host === s.name)) ? h("span", { class: "badge host", text: t("host") }) : null,
+        !s.open && s.kind !== "bot" ? h("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? t("here") : t("not here") }) : null,
         ...buttons,
       ]);
     };
     const invitesBox = h("div", { class: "invites", id: "invites" });
     waitRoom.replaceChildren(...[
-      h("h2", { text: "Waiting room" }),
-      h("p", { class: "muted", text: `${online.clockLabel(t.clock)}${t.private ? " · private: invite links only" : " · listed in the lobby"} · ${open ? `${open} open seat${open > 1 ? "s" : ""}` : "every seat is taken"}` }),
-      h("ul", { class: "wait-seats" }, t.seats.map(seatLi)),
+      h("h2", { text: t("Waiting room") }),
+      h("p", { class: "muted", text: [online.clockLabel(tb.clock), tb.private ? t("private: invite links only") : t("listed in the lobby"), open ? tn("{n} open seat", "{n} open seats", open) : t("every seat is taken")].join(" · ") }),
+      h("ul", { class: "wait-seats" }, tb.seats.map(seatLi)),
       host ? h("div", { class: "start-row" }, [
-        h("button", { type: "button", class: "primary needs-net", id: "start", text: open ? "Start now" : "Start", onclick: () => post("start", botSel.value ? { bots: botSel.value } : {}) }),
+        h("button", { type: "button", class: "primary needs-net", id: "start", text: open ? t("Start now") : t("Start"), onclick: () => post("start", botSel.value ? { bots: botSel.value } : {}) }),
         open && levels.length ? botSel : null,
-        open ? h("span", { class: "muted", text: "Empty seats get bots." }) : null,
-      ]) : msg.seat !== null && t.seats[msg.seat].player ? h("p", { class: "start-row" }, [h("span", { class: "muted", text: "You have a seat: wait for the others, chat meanwhile. " }),
-        h("button", { type: "button", class: "needs-net", id: "leave", text: "Leave the table", onclick: async () => {
+        open ? h("span", { class: "muted", text: t("Empty seats get bots.") }) : null,
+      ]) : msg.seat !== null && tb.seats[msg.seat].player ? h("p", { class: "start-row" }, [h("span", { class: "muted", text: t("You have a seat: wait for the others, chat meanwhile.") + " " }),
+        h("button", { type: "button", class: "needs-net", id: "leave", text: t("Leave the table"), onclick: async () => {
           leaving = true;
           if (await post("leave")) { localStorage.removeItem(`gt.tokens.${tableId}`); navigate("/"); } else leaving = false;
         } })]) : null,
       host ? invitesBox : null,
-      community.inviteBox(tableId, t, msg.seat !== null && Boolean(t.seats[msg.seat].player)),
+      community.inviteBox(tableId, tb, msg.seat !== null && Boolean(tb.seats[msg.seat].player)),
     ].filter(Boolean));
     if (host) {
-      const fill = (list) => { const rows = inviteRows(list); invitesBox.replaceChildren(...(rows.length ? [h("h3", { text: "Invite links" }), h("p", { class: "muted", text: "Each link holds its seat's secret key: send it only to that person." }), ...rows] : [])); };
+      const fill = (list) => { const rows = inviteRows(list); invitesBox.replaceChildren(...(rows.length ? [h("h3", { text: t("Invite links") }), h("p", { class: "muted", text: t("Each link holds its seat's secret key: send it only to that person.") }), ...rows] : [])); };
       if (invites) fill(invites); else loadInvites().then(fill);
     }
   }
   async function sitDown(seat) {
-    if (!(await online.ensureName("Pick a name to sit down: the other players see it."))) return;
+    if (!(await online.ensureName(t("Pick a name to sit down: the other players see it.")))) return;
     const res = await post("join", seat === undefined ? {} : { seat });
     if (!res) return;
     saveToken(tableId, res.seat, res.token);
@@ -794,7 +798,7 @@ async function playPage(tableId) {
     if (!res) { wantRematch = false; return; }
     // hotseat: the other seats of this screen accept too
     if (!res.table && answer !== "decline") {
-      for (const tok of Object.values(tokensOf(tableId)).filter((t) => t !== token)) {
+      for (const tok of Object.values(tokensOf(tableId)).filter((k) => k !== token)) {
         try { res = await api(`/api/tables/${tableId}/rematch`, { method: "POST", body: { answer: "accept" }, headers: { "Content-Type": "application/json", "X-Seat-Token": tok } }); } catch { /* not that seat's turn to answer */ }
         if (res && res.table) break;
       }
@@ -819,36 +823,36 @@ async function playPage(tableId) {
     if (rematch && !wantRematch) return null; // "go to the new table" is offered instead
     const p = msg.table.rematch_proposal;
     const open = p && p.state === "open" && proposalLeft(p) > 0;
-    const who = (list) => list.map((q) => nm[q]).join(" and ");
+    const who = (list) => andList(list.map((q) => nm[q]));
     let parts;
     if (open && p.waiting.includes(msg.seat)) {
-      parts = [h("p", { id: "rematch-offer" }, [h("b", { text: `${nm[p.by]} proposes a rematch.` }), ` The seats move round one place. `, h("span", { class: "muted" }, ["Answer within ", h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })])]),
+      parts = [h("p", { id: "rematch-offer" }, [h("b", { text: t("{name} proposes a rematch.", { name: nm[p.by] }) }), " " + t("The seats move round one place.") + " ", h("span", { class: "muted" }, [t("Answer within") + " ", h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })])]),
         h("p", { class: "result-links" }, [
-          h("button", { type: "button", class: "primary", id: "rematch-accept", text: "Accept the rematch", onclick: () => askRematch("accept") }),
-          h("button", { type: "button", id: "rematch-decline", text: "Decline", onclick: () => askRematch("decline") })])];
+          h("button", { type: "button", class: "primary", id: "rematch-accept", text: t("Accept the rematch"), onclick: () => askRematch("accept") }),
+          h("button", { type: "button", id: "rematch-decline", text: t("Decline"), onclick: () => askRematch("decline") })])];
     } else if (open) {
-      parts = [h("p", { id: "rematch-wait" }, [h("b", { text: p.by === msg.seat ? "You proposed a rematch." : `${nm[p.by]} proposed a rematch; you accepted.` }), ` Waiting for ${who(p.waiting)} · `, h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })]),
-        h("p", { class: "result-links" }, [h("button", { type: "button", id: "rematch-withdraw", text: p.by === msg.seat ? "Withdraw" : "Decline after all", onclick: () => askRematch("decline") })])];
+      parts = [h("p", { id: "rematch-wait" }, [h("b", { text: p.by === msg.seat ? t("You proposed a rematch.") : t("{name} proposed a rematch; you accepted.", { name: nm[p.by] }) }), " " + t("Waiting for {names}", { names: who(p.waiting) }) + " · ", h("span", { id: "rematch-left", text: mmss(proposalLeft(p)) })]),
+        h("p", { class: "result-links" }, [h("button", { type: "button", id: "rematch-withdraw", text: p.by === msg.seat ? t("Withdraw") : t("Decline after all"), onclick: () => askRematch("decline") })])];
     } else {
-      const said = p && p.state === "declined" ? (p.no === p.by ? `${nm[p.no]} withdrew the rematch proposal.` : `${nm[p.no]} declined the rematch.`) : p && p.state !== "accepted" ? "The rematch proposal expired." : null;
+      const said = p && p.state === "declined" ? (p.no === p.by ? t("{name} withdrew the rematch proposal.", { name: nm[p.no] }) : t("{name} declined the rematch.", { name: nm[p.no] })) : p && p.state !== "accepted" ? t("The rematch proposal expired.") : null;
       parts = [said ? h("p", { class: "muted", id: "rematch-status", text: said }) : null,
-        h("p", { class: "result-links" }, [h("button", { type: "button", class: "primary", id: "rematch", text: "Propose a rematch", title: "The others accept or decline; the seats move round one place, new deal", onclick: () => askRematch("propose") })])];
+        h("p", { class: "result-links" }, [h("button", { type: "button", class: "primary", id: "rematch", text: t("Propose a rematch"), title: t("The others accept or decline; the seats move round one place, new deal"), onclick: () => askRematch("propose") })])];
     }
     return h("div", { class: "rematch-box", id: "rematch-box" }, parts.filter(Boolean));
   }
 
   // -- resigning: confirmed first ------------------------------------------------------------------
   function confirmResign() {
-    const t = msg.table;
-    const ends = t.seats.filter((s) => s.seat !== msg.seat && !s.resigned).length <= 1;
-    const close = h("button", { type: "button", class: "dlg-close", "aria-label": "Close", text: "✕" });
-    const yes = h("button", { type: "button", class: "danger", id: "resign-yes", text: "Resign" });
-    const no = h("button", { type: "button", class: "primary", id: "resign-no", text: "Keep playing" });
+    const tb = msg.table;
+    const ends = tb.seats.filter((s) => s.seat !== msg.seat && !s.resigned).length <= 1;
+    const close = h("button", { type: "button", class: "dlg-close", "aria-label": t("Close"), text: "✕" });
+    const yes = h("button", { type: "button", class: "danger", id: "resign-yes", text: t("Resign") });
+    const no = h("button", { type: "button", class: "primary", id: "resign-no", text: t("Keep playing") });
     const dlg = h("dialog", { class: "account-dialog resign-dialog", id: "resign-dialog", "aria-labelledby": "resign-title" }, [
-      h("div", { class: "dlg-head" }, [h("h2", { id: "resign-title", text: "Resign this game?" }), close]),
+      h("div", { class: "dlg-head" }, [h("h2", { id: "resign-title", text: t("Resign this game?") }), close]),
       h("div", { class: "account-body" }, [
-        h("p", { text: ends ? "You take the last place and the game ends now." : "You take the last place. A bot plays your seat to the end and the others play on." }),
-        h("p", { class: "muted", text: "The result counts for ratings, and you cannot take the seat back." }),
+        h("p", { text: ends ? t("You take the last place and the game ends now.") : t("You take the last place. A bot plays your seat to the end and the others play on.") }),
+        h("p", { class: "muted", text: t("The result counts for ratings, and you cannot take the seat back.") }),
         h("p", { class: "dlg-buttons" }, [no, yes]),
       ]),
     ]);
@@ -861,25 +865,25 @@ async function playPage(tableId) {
   }
 
   function drawSeats() {
-    const t = msg.table;
+    const tb = msg.table;
     const view = msg.view || {};
     const scores = (msg.result && msg.result.scores) || view.scores || null;
     const mine = tokensOf(tableId);
     const nm = names();
-    seatsBox.replaceChildren(h("ul", { class: "seat-list" }, t.seats.map((s) => {
+    seatsBox.replaceChildren(h("ul", { class: "seat-list" }, tb.seats.map((s) => {
       const moving = msg.to_move.includes(s.seat);
       const you = msg.seat === s.seat;
       const canSwitch = mine[s.seat] && !you;
       return h("li", { class: `seat-item${moving ? " moving" : ""}${you ? " you" : ""}${s.away ? " away" : ""}`, "data-seat": s.seat }, [
-        h("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? "connected" : "not connected" }),
-        s.player && !s.away ? h("a", { class: "seat-name", href: `/players/${encodeURIComponent(s.player)}`, "data-link": "", text: nm[s.seat] + (you ? " (you)" : "") }) : h("span", { class: "seat-name", text: nm[s.seat] + (you ? " (you)" : "") }),
-        s.kind === "bot" ? h("span", { class: "badge", text: `bot · ${s.bot}` }) : null,
-        s.away ? h("span", { class: "badge away", text: s.resigned ? "resigned: a bot plays" : "away: a bot plays", title: s.resigned ? "This player resigned: a bot plays the seat to the end" : "Out of time or disconnected: a bot plays this seat until its player takes it back" }) : null,
+        h("span", { class: `dot ${s.connected ? "on" : "off"}`, title: s.connected ? t("connected") : t("not connected") }),
+        s.player && !s.away ? h("a", { class: "seat-name", href: `/players/${encodeURIComponent(s.player)}`, "data-link": "", text: you ? t("{name} (you)", { name: nm[s.seat] }) : nm[s.seat] }) : h("span", { class: "seat-name", text: you ? t("{name} (you)", { name: nm[s.seat] }) : nm[s.seat] }),
+        s.kind === "bot" ? h("span", { class: "badge", text: t("bot · {level}", { level: online.levelName(s.bot) }) }) : null,
+        s.away ? h("span", { class: "badge away", text: s.resigned ? t("resigned: a bot plays") : t("away: a bot plays"), title: s.resigned ? t("This player resigned: a bot plays the seat to the end") : t("Out of time or disconnected: a bot plays this seat until its player takes it back") }) : null,
         scores ? h("span", { class: "score", text: String(scores[s.seat]) }) : null,
-        canSwitch ? h("button", { class: "small", text: "play", title: "Switch to this seat (hotseat)", onclick: () => switchTo(mine[s.seat]) }) : null,
-        canSwitch ? h("button", { class: "small", text: "link", title: "Copy this seat's invite link", onclick: () => {
+        canSwitch ? h("button", { class: "small", text: t("play"), title: t("Switch to this seat (hotseat)"), onclick: () => switchTo(mine[s.seat]) }) : null,
+        canSwitch ? h("button", { class: "small", text: t("link"), title: t("Copy this seat's invite link"), onclick: () => {
           const url = `${location.origin}/table/${tableId}#token=${mine[s.seat]}`;
-          (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => toast("Invite link copied", "ok"), () => toast(url, "ok"));
+          (navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject()).then(() => toast(t("Invite link copied"), "ok"), () => toast(url, "ok"));
         } }) : null,
       ]);
     })));
@@ -887,23 +891,23 @@ async function playPage(tableId) {
       const box = h("input", { type: "checkbox", id: "hotseat-toggle" });
       box.checked = hotseat;
       box.addEventListener("change", () => { hotseat = box.checked; localStorage.setItem(`gt.hotseat.${tableId}`, hotseat ? "1" : "0"); if (hotseat && msg) onState({ ...msg, log: [], log_reset: false }); });
-      seatsBox.appendChild(h("label", { class: "toggle" }, [box, " hotseat: follow the seat to move"]));
+      seatsBox.appendChild(h("label", { class: "toggle" }, [box, " " + t("hotseat: follow the seat to move")]));
     }
-    if (msg.seat !== null && !msg.over && t.status === "running" && !t.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", id: "resign", text: "Resign", title: "Give up this game: you take the last place (you are asked first)", onclick: confirmResign })]));
+    if (msg.seat !== null && !msg.over && tb.status === "running" && !tb.seats[msg.seat].resigned) seatsBox.appendChild(h("p", { class: "resign-row" }, [h("button", { type: "button", id: "resign", text: t("Resign"), title: t("Give up this game: you take the last place (you are asked first)"), onclick: confirmResign })]));
     // invite links exist only for the other people's seats: none at a table of you and bots
-    const others = t.seats.some((s) => s.kind === "human" && s.seat !== msg.seat);
-    if (isHost() && !msg.over && others) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: "Invite links", onclick: showInvitesDialog })]));
-    if (msg.seat === null) seatsBox.appendChild(h("p", { class: "muted", text: "You are watching. Open a seat's invite link to play it." }));
-    chat.setMute(isHost(), t.mute_spectators ?? t.spectators_muted ?? false, (on) => send({ type: "mute_spectators", on }));
-    chat.setEnabled(connected && chatAllowed(), connected ? "The host muted spectators" : "Offline: chat comes back with the connection");
+    const others = tb.seats.some((s) => s.kind === "human" && s.seat !== msg.seat);
+    if (isHost() && !msg.over && others) seatsBox.appendChild(h("p", {}, [h("button", { type: "button", id: "show-invites", text: t("Invite links"), onclick: showInvitesDialog })]));
+    if (msg.seat === null) seatsBox.appendChild(h("p", { class: "muted", text: t("You are watching. Open a seat's invite link to play it.") }));
+    chat.setMute(isHost(), tb.mute_spectators ?? tb.spectators_muted ?? false, (on) => send({ type: "mute_spectators", on }));
+    chat.setEnabled(connected && chatAllowed(), connected ? t("The host muted spectators") : t("Offline: chat comes back with the connection"));
   }
 
   function draw() {
     if (!msg) return;
-    const t = msg.table;
+    const tb = msg.table;
     const nm = names();
-    const waiting = t.status === "waiting";
-    if (t.rematch && !rematch) rematch = { table: t.rematch, token: null };
+    const waiting = tb.status === "waiting";
+    if (tb.rematch && !rematch) rematch = { table: tb.rematch, token: null };
     waitRoom.hidden = !waiting;
     board.hidden = waiting;
     seatsPanel.hidden = waiting;
@@ -913,55 +917,56 @@ async function playPage(tableId) {
     const myTurn = !!(msg.prompt && !msg.over && !waiting);
     if (msg.over) {
       const r = msg.result;
-      promptBar.replaceChildren(h("span", { text: r && r.winners ? `Game over: ${r.winners.length > 1 ? `shared win for ${r.winners.map((p) => nm[p]).join(" and ")}` : `${nm[r.winners[0]]} wins`}.` : "Game over." }));
+      promptBar.replaceChildren(h("span", { text: r && r.winners ? (r.winners.length > 1 ? t("Game over: shared win for {names}.", { names: andList(r.winners.map((p) => nm[p])) }) : t("Game over: {name} wins.", { name: nm[r.winners[0]] })) : t("Game over.") }));
       promptBar.classList.add("over");
       // the result and the rematch sit beside the board (under it on a phone): a way there from the prompt
-      if (rematch && !wantRematch && msg.seat !== null) promptBar.appendChild(h("button", { type: "button", class: "primary", id: "rematch-top", text: "Go to the rematch", onclick: () => navigate(`/table/${rematch.table}`) }));
+      if (rematch && !wantRematch && msg.seat !== null) promptBar.appendChild(h("button", { type: "button", class: "primary", id: "rematch-top", text: t("Go to the rematch"), onclick: () => navigate(`/table/${rematch.table}`) }));
       else {
         // a rematch proposed to this seat is said in the prompt too (in sight on a phone)
-        const prop = t.rematch_proposal;
+        const prop = tb.rematch_proposal;
         const asked = !!(prop && prop.state === "open" && msg.seat !== null && prop.waiting.includes(msg.seat));
-        if (narrowScreen() || asked) promptBar.appendChild(h("button", { type: "button", id: "to-result", class: asked ? "primary" : null, text: asked ? `${nm[prop.by]} proposes a rematch: answer` : msg.seat !== null ? "Result · rematch" : "Result", onclick: () => resultBox.scrollIntoView({ behavior: "smooth", block: "start" }) }));
+        if (narrowScreen() || asked) promptBar.appendChild(h("button", { type: "button", id: "to-result", class: asked ? "primary" : null, text: asked ? t("{name} proposes a rematch: answer", { name: nm[prop.by] }) : msg.seat !== null ? t("Result · rematch") : t("Result"), onclick: () => resultBox.scrollIntoView({ behavior: "smooth", block: "start" }) }));
       }
     } else if (waiting) {
-      promptBar.textContent = msg.waiting_prompt || "Waiting for players.";
+      promptBar.textContent = msg.waiting_prompt || t("Waiting for players.");
     } else if (msg.prompt) {
       promptBar.replaceChildren(h("b", { text: `${nm[msg.seat]}: ` }), msg.prompt);
       promptBar.classList.add("yours");
     } else {
-      const bots = msg.to_move.filter((p) => t.seats[p].kind === "bot");
+      const bots = msg.to_move.filter((p) => tb.seats[p].kind === "bot");
       promptBar.textContent = bots.length === msg.to_move.length && bots.length
-        ? `${bots.map((p) => nm[p]).join(" and ")} ${bots.length > 1 ? "are" : "is"} thinking…`
+        ? tn("{names} is thinking…", "{names} are thinking…", bots.length, { names: andList(bots.map((p) => nm[p])) })
         : (msg.waiting_prompt || "");
     }
     // your seat is played by a bot (out of time or away too long): take it back
-    const mySeat = msg.seat !== null ? t.seats[msg.seat] : null;
+    const mySeat = msg.seat !== null ? tb.seats[msg.seat] : null;
     const awayMe = !!(mySeat && mySeat.away && !msg.over);
     if (awayMe && mySeat.resigned) {
-      promptBar.replaceChildren(h("span", { text: "You resigned: a bot plays your seat to the end." }));
+      promptBar.replaceChildren(h("span", { text: t("You resigned: a bot plays your seat to the end.") }));
       promptBar.classList.add("away");
     } else if (awayMe) {
-      promptBar.replaceChildren(h("span", { text: "A bot is playing your seat while you were away. " }),
-        h("button", { type: "button", class: "primary", id: "take-seat", text: "Take my seat back", onclick: () => send({ type: "take_seat" }) }));
+      promptBar.replaceChildren(h("span", { text: t("A bot is playing your seat while you were away.") + " " }),
+        h("button", { type: "button", class: "primary", id: "take-seat", text: t("Take my seat back"), onclick: () => send({ type: "take_seat" }) }));
       promptBar.classList.add("away");
     } else if (msg.can_undo && !msg.over) {
-      promptBar.appendChild(h("button", { type: "button", class: "undo", id: "undo", text: "↶ Undo", title: "Take back your last move (possible until something hidden is shown or something is drawn)", disabled: undoSent ? "" : null, onclick: (e) => {
+      promptBar.appendChild(h("button", { type: "button", class: "undo", id: "undo", text: t("↶ Undo"), title: t("Take back your last move (possible until something hidden is shown or something is drawn)"), disabled: undoSent ? "" : null, onclick: (e) => {
         if (undoSent) return;
         if (send({ type: "undo" })) { undoSent = true; e.currentTarget.disabled = true; }
       } }));
     }
-    seedNote.hidden = !t.seed_fixed;
-    seedNote.textContent = t.seed_fixed ? (t.seed_note || "The deal was fixed by the table's creator.") : "";
+    seedNote.hidden = !tb.seed_fixed;
+    seedNote.textContent = tb.seed_fixed ? online.seedNoteText(tb.seed_note) : "";
     const last = log.length ? log[log.length - 1] : null;
-    lastMove.textContent = last && !waiting ? `Last: ${last.text}` : "";
+    lastMove.textContent = last && !waiting ? t("Last: {text}", { text: last.text }) : "";
     // your turn: the tab title says so (and a sound, when that setting is on)
-    document.title = `${myTurn ? "● Your turn — " : ""}${waiting ? "Waiting room: " : ""}${t.title} — gemtable`;
+    const named = waiting ? t("Waiting room: {title}", { title: online.tableTitle(tb) }) : online.tableTitle(tb);
+    document.title = (myTurn ? t("● Your turn — {title}", { title: named }) : named) + " — gemtable";
     if (myTurn && wasMyTurn === false && !hotseat) online.chime();
     wasMyTurn = myTurn;
     document.body.dataset.myTurn = myTurn ? "1" : "0";
     // clocks
-    const clock = msg.clock || (t.clock && t.clock.remaining ? t.clock : null);
-    clocks.update(waiting ? null : clock, nm, msg.seat, t.seats.map((s) => !!s.away));
+    const clock = msg.clock || (tb.clock && tb.clock.remaining ? tb.clock : null);
+    clocks.update(waiting ? null : clock, nm, msg.seat, tb.seats.map((s) => !!s.away));
     drawSeats();
     if (waiting) {
       if (!chatOpened) { chatOpened = true; chat.el.open = true; } // the waiting room is where people talk
@@ -977,14 +982,14 @@ async function playPage(tableId) {
     const legal = awayMe ? [] : msg.legal;
     const ctx = {
       view: msg.view, legal, seat: msg.seat, names: nm, toMove: msg.to_move,
-      prompt: msg.prompt, over: msg.over, result: msg.result, patterns: patternsOn(), act, table: t, mode: "play",
+      prompt: msg.prompt, over: msg.over, result: msg.result, patterns: patternsOn(), act, table: tb, mode: "play",
       why: msg.seat !== null && !awayMe ? why : null, confirm: confirmMove,
     };
     if (handoff !== null && handoff === msg.seat && !msg.over) {
       // pass-and-play: hide this seat's private view until its player is at the screen
       board.replaceChildren(h("div", { class: "handoff" }, [
-        h("p", { text: `Pass the screen to ${nm[msg.seat]}.` }),
-        h("button", { class: "primary", id: "handoff", text: `I am ${nm[msg.seat]}: show my board`, onclick: () => { handoff = null; draw(); } }),
+        h("p", { text: t("Pass the screen to {name}.", { name: nm[msg.seat] }) }),
+        h("button", { class: "primary", id: "handoff", text: t("I am {name}: show my board", { name: nm[msg.seat] }), onclick: () => { handoff = null; draw(); } }),
       ]));
       actionsBox.hidden = true;
       actionsBox.replaceChildren();
@@ -998,8 +1003,10 @@ async function playPage(tableId) {
       const groups = new Map();
       for (const e of legal) { if (!groups.has(e.type)) groups.set(e.type, []); groups.get(e.type).push(e); }
       actionsBox.hidden = false;
-      actionsBox.replaceChildren(h("summary", { class: "fold-title", text: `Your choices (${legal.length})` }), ...(msg.hints ? [hints.el(msg)] : []), ...[...groups.entries()].map(([type, list]) =>
-        h("div", { class: "action-group" }, [h("div", { class: "group-name", text: type.replace(/_/g, " ") }),
+      actionsBox.replaceChildren(h("summary", { class: "fold-title", text: t("Your choices ({n})", { n: legal.length }) }), ...(msg.hints ? [hints.el(msg)] : []), ...[...groups.entries()].map(([type, list]) =>
+        h("div", { class: "action-group" }, [
+          // the group's name is the action's program name ("take_two"): shown on English pages only
+          i18n.lang === "en" ? h("div", { class: "group-name", text: type.replace(/_/g, " ") }) : null,
           h("div", { class: "action-buttons" }, list.map((e) => h("button", { class: "action", "data-action": JSON.stringify(e.json), text: e.text, onclick: () => act(e) })))])));
     } else {
       actionsBox.hidden = true;
@@ -1012,17 +1019,17 @@ async function playPage(tableId) {
       const notes = seatNotes(r);
       resultBox.hidden = false;
       resultBox.replaceChildren(...[
-        h("h3", { text: r.winners.length > 1 ? `Shared win: ${r.winners.map((p) => nm[p]).join(" and ")}` : `${nm[r.winners[0]]} wins` }),
+        h("h3", { text: r.winners.length > 1 ? t("Shared win: {names}", { names: andList(r.winners.map((p) => nm[p])) }) : t("{name} wins", { name: nm[r.winners[0]] }) }),
         h("table", { class: "list result-table" }, [h("tbody", {}, order.map((p) => h("tr", { class: r.winners.includes(p) ? "winner" : "" }, [
           h("td", { text: ordinal(r.ranking[p]) }), h("td", {}, [nm[p], notes[p] ? h("span", { class: "result-note", text: ` · ${notes[p]}` }) : null]), h("td", { class: "num", text: String(r.scores[p]) }),
         ])))]),
         r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
         ...fairnessNotes(r, nm),
         rematchBox(nm),
-        r.hinted ? h("p", { class: "muted", id: "hinted-note", text: "Hints were shown in this game: it is not rated." }) : null,
+        r.hinted ? h("p", { class: "muted", id: "hinted-note", text: t("Hints were shown in this game: it is not rated.") }) : null,
         h("p", { class: "result-links" }, [
-          rematch && !wantRematch ? h("button", { type: "button", class: "primary", id: "rematch-go", text: "Rematch ready: go to the new table", onclick: () => navigate(`/table/${rematch.table}`) }) : null,
-          h("a", { href: `/replay/${tableId}`, "data-link": "", class: "button", id: "replay-link", text: "Watch the replay" }),
+          rematch && !wantRematch ? h("button", { type: "button", class: "primary", id: "rematch-go", text: t("Rematch ready: go to the new table"), onclick: () => navigate(`/table/${rematch.table}`) }) : null,
+          h("a", { href: `/replay/${tableId}`, "data-link": "", class: "button", id: "replay-link", text: t("Watch the replay") }),
         ]),
       ].filter(Boolean));
     } else resultBox.hidden = true;
@@ -1051,9 +1058,9 @@ async function playPage(tableId) {
 // (a bot finished), or how many of its moves a stand-in bot made
 function seatNotes(r) {
   const notes = {};
-  for (const e of r.stand_ins || []) notes[e.seat] = `a bot played ${e.moves} of ${e.of} moves`;
-  for (const p of r.abandoned || []) notes[p] = "left: a bot finished";
-  for (const p of r.resigned || []) notes[p] = "resigned";
+  for (const e of r.stand_ins || []) notes[e.seat] = t("a bot played {moves} of {of} moves", { moves: e.moves, of: e.of });
+  for (const p of r.abandoned || []) notes[p] = t("left: a bot finished");
+  for (const p of r.resigned || []) notes[p] = t("resigned");
   return notes;
 }
 
@@ -1061,19 +1068,24 @@ function seatNotes(r) {
 function fairnessNotes(r, nm) {
   const out = [];
   const gone = new Set([...(r.resigned || []), ...(r.abandoned || [])]);
-  for (const p of r.resigned || []) out.push(`${nm[p]} resigned and takes the last place.`);
-  for (const p of r.abandoned || []) out.push(`${nm[p]} left the game and a bot finished it: abandoned, last place.`);
+  for (const p of r.resigned || []) out.push(t("{name} resigned and takes the last place.", { name: nm[p] }));
+  for (const p of r.abandoned || []) out.push(t("{name} left the game and a bot finished it: abandoned, last place.", { name: nm[p] }));
   for (const e of r.stand_ins || []) {
     if (gone.has(e.seat)) continue;
-    const rule = (r.unrated || []).includes(e.seat)
-      ? `more than one move in five, so ${nm[e.seat]}'s rating does not change (the others' ratings count as usual).`
-      : "no more than one move in five, so the game counts for ratings as usual.";
-    out.push(`A bot played ${e.moves} of ${e.of} moves for ${nm[e.seat]} while they were away: ${rule}`);
+    const said = { moves: e.moves, of: e.of, name: nm[e.seat] };
+    out.push((r.unrated || []).includes(e.seat)
+      ? t("A bot played {moves} of {of} moves for {name} while they were away: more than one move in five, so {name}'s rating does not change (the others' ratings count as usual).", said)
+      : t("A bot played {moves} of {of} moves for {name} while they were away: no more than one move in five, so the game counts for ratings as usual.", said));
   }
   return out.map((text) => h("p", { class: "muted fairness-note", text }));
 }
 
-function ordinal(n) { return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`; }
+// a place: "1st", "2nd"… (each language writes its own: "1.", "2."…)
+function ordinal(n) { return n === 1 ? t("1st") : n === 2 ? t("2nd") : n === 3 ? t("3rd") : t("{n}th", { n }); }
+
+// "A and B", "A and B and C" (names of seats)
+function andList(words) { return words.reduce((a, b) => t("{first} and {last}", { first: a, last: b })); }
+
 
 function drawLog(box, entries, seat, current = null) {
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
@@ -1096,46 +1108,46 @@ function drawLog(box, entries, seat, current = null) {
 // -- replay viewer ----------------------------------------------------------------
 async function replayPage(tableId) {
   const data = await api(`/api/tables/${tableId}/replay`);
-  const t = data.table;
-  const mod = await rendererFor(t.game);
-  const nm = t.seats.map((s) => s.name);
+  const tb = data.table;
+  const mod = await rendererFor(tb.game);
+  const nm = tb.seats.map((s) => s.name);
   const frames = data.frames;
   let i = frames.length - 1;
-  document.title = `Replay: ${t.title} — gemtable`;
+  document.title = t("Replay: {title}", { title: online.tableTitle(tb) }) + " — gemtable";
   const board = h("div", { class: "board", id: "board" });
   const counter = h("span", { class: "counter", id: "counter" });
   const slider = h("input", { type: "range", min: 0, max: frames.length - 1, value: i, id: "slider" });
   const logBox = h("ol", { class: "log", id: "log" });
   const btn = (label, id, fn) => h("button", { id, text: label, onclick: fn });
   const controls = h("div", { class: "replay-controls" }, [
-    btn("« first", "first", () => go(0)), btn("◀ back", "back", () => go(i - 1)), counter,
-    btn("forward ▶", "forward", () => go(i + 1)), btn("last »", "last", () => go(frames.length - 1)), slider,
-    btn("Try other moves here", "analyse", () => analysis.start(i)),
+    btn(t("« first"), "first", () => go(0)), btn(t("◀ back"), "back", () => go(i - 1)), counter,
+    btn(t("forward ▶"), "forward", () => go(i + 1)), btn(t("last »"), "last", () => go(frames.length - 1)), slider,
+    btn(t("Try other moves here"), "analyse", () => analysis.start(i)),
   ]);
   slider.addEventListener("input", () => go(Number(slider.value)));
   const r = data.result;
   const summary = h("section", { class: "panel result" }, [
-    h("h3", { text: r.winners.length > 1 ? `Shared win: ${r.winners.map((p) => nm[p]).join(" and ")}` : `${nm[r.winners[0]]} won` }),
+    h("h3", { text: r.winners.length > 1 ? t("Shared win: {names}", { names: andList(r.winners.map((p) => nm[p])) }) : t("{name} won", { name: nm[r.winners[0]] }) }),
     h("table", { class: "list" }, [h("tbody", {}, [...nm.keys()].sort((a, b) => r.ranking[a] - r.ranking[b]).map((p) =>
       h("tr", {}, [h("td", { text: ordinal(r.ranking[p]) }), h("td", { text: nm[p] }), h("td", { class: "num", text: String(r.scores[p]) })])))]),
     r.tiebreak ? h("p", { class: "tiebreak", text: r.tiebreak }) : null,
-    h("p", {}, [h("a", { href: `/api/tables/${tableId}/match`, download: `${t.game}-${tableId}.json`, text: "Download the match file" })]),
+    h("p", {}, [h("a", { href: `/api/tables/${tableId}/match`, download: `${tb.game}-${tableId}.json`, text: t("Download the match file") })]),
   ]);
   const review = reviewPanel({ tableId, names: nm, go: (n) => go(n) });
   const analysis = analysisPanel({ tableId, names: nm, leave: () => go(i), draw: (ctx) => drawBoard(mod, board,
-    { ...ctx, names: nm, patterns: patternsOn(), table: t, mode: "analysis" }) });
+    { ...ctx, names: nm, patterns: patternsOn(), table: tb, mode: "analysis" }) });
   app.replaceChildren(h("div", { class: "play" }, [
-    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [`Replay: `, gameLink(gamesById[t.game] || { id: t.game, title: t.title }), h("span", { class: "muted", text: ` · table ${tableId}` })]), controls, analysis.el, board, review.el]),
-    h("aside", { class: "side" }, [summary, h("section", { class: "panel log-panel" }, [h("h3", { text: "Game log" }), logBox])]),
+    h("div", { class: "board-col" }, [h("h2", { class: "table-title" }, [t("Replay:") + " ", gameLink(gamesById[tb.game] || { id: tb.game, title: tb.title }), h("span", { class: "muted", text: " · " + t("table {id}", { id: tableId }) })]), controls, analysis.el, board, review.el]),
+    h("aside", { class: "side" }, [summary, h("section", { class: "panel log-panel" }, [h("h3", { text: t("Game log") }), logBox])]),
   ]));
   const allLog = frames.flatMap((f) => f.log);
   function go(n) {
     analysis.stop();
     i = Math.max(0, Math.min(frames.length - 1, n));
     slider.value = i;
-    counter.textContent = `move ${i} / ${frames.length - 1}`;
+    counter.textContent = t("move {i} / {n}", { i, n: frames.length - 1 });
     const f = frames[i];
-    drawBoard(mod, board, { view: f.view, legal: [], seat: null, names: nm, toMove: f.to_move, prompt: null, over: i === frames.length - 1, result: i === frames.length - 1 ? r : null, patterns: patternsOn(), act: () => {}, table: t, mode: "replay" });
+    drawBoard(mod, board, { view: f.view, legal: [], seat: null, names: nm, toMove: f.to_move, prompt: null, over: i === frames.length - 1, result: i === frames.length - 1 ? r : null, patterns: patternsOn(), act: () => {}, table: tb, mode: "replay" });
     drawLog(logBox, allLog.filter((e) => e.move < i), null, i - 1);
     review.mark(i);
   }
@@ -1147,10 +1159,11 @@ async function replayPage(tableId) {
 }
 
 // -- rules pages ------------------------------------------------------------------
-function esc(s) { return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;"); }
+const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;" };
+function esc(s) { return s.replace(/[&<>"]/g, (c) => ESC[c]); }
 function inline(s) {
   return esc(s)
-    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\x60([^\x60]+)\x60/g, "<code>$1</code>") // (\x60: a backtick, which Babel's extractor would take for a template string)
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
     .replace(/(^|[^*])\*([^*\s][^*]*)\*/g, "$1<em>$2</em>")
     .replace(/\[([^\]]+)\]\(((?:https?:\/\/|\/|#)[^)\s]*)\)/g, '<a href="$2">$1</a>');
@@ -1167,10 +1180,10 @@ export function markdown(src) {
   for (let k = 0; k < lines.length; k++) {
     const line = lines[k];
     let m;
-    if (/^```/.test(line)) {
+    if (/^\x60\x60\x60/.test(line)) {
       flush();
       const code = [];
-      for (k++; k < lines.length && !/^```/.test(lines[k]); k++) code.push(lines[k]);
+      for (k++; k < lines.length && !/^\x60\x60\x60/.test(lines[k]); k++) code.push(lines[k]);
       out.push(`<pre><code>${esc(code.join("\n"))}</code></pre>`);
     } else if ((m = line.match(/^(#{1,6})\s+(.*)/))) {
       flush();
@@ -1205,13 +1218,13 @@ export function markdown(src) {
 
 async function rulesPage(gameId) {
   const g = await api(`/api/games/${gameId}`);
-  document.title = `${g.title}: how to play — gemtable`;
+  document.title = t("{title}: how to play", { title: g.title }) + " — gemtable";
   const content = howToPlayContent(g, "reconstructed");
   app.replaceChildren(h("article", { class: "panel rules" }, [
-    h("h1", { text: `${g.title}: how to play` }),
-    h("p", { class: "muted", text: `${g.players.join(", ")} players. ${g.owners || ""}` }),
+    h("h1", { text: t("{title}: how to play", { title: g.title }) }),
+    h("p", { class: "muted", text: t("{counts} players.", { counts: g.players.join(", ") }) + " " + (g.owners || "") }),
     content,
-    h("p", {}, [h("a", { href: `/?game=${g.id}`, "data-link": "", class: "button", text: `Start a table of ${g.title}` })]),
+    h("p", {}, [h("a", { href: `/?game=${g.id}`, "data-link": "", class: "button", text: t("Start a table of {title}", { title: g.title }) })]),
   ]));
   await drawHowToPlayPicture(g, content);
 }
@@ -1221,13 +1234,13 @@ async function rulesPage(gameId) {
 // the picture is a freshly set-up game drawn read-only by the game's own renderer.
 function howToPlayContent(g, flagId = null) {
   const body = h("div", { class: "rules-body" });
-  body.innerHTML = markdown(g.rules || g.summary || "No how-to-play yet.");
+  body.innerHTML = markdown(g.rules || g.summary || t("No how-to-play yet."));
   // point at every statement about reconstructed (placeholder) values
   for (const el of body.querySelectorAll("p, li, td")) {
     if (/reconstruct|stand-in|placeholder/i.test(el.textContent) && !el.querySelector("li")) el.classList.add("recon");
   }
   const flag = g.data_status === "reconstructed"
-    ? h("p", { class: "warning recon-flag", ...(flagId ? { id: flagId } : {}), text: "Heads up: some printed values of this game are reconstructed stand-ins, not checked against a physical copy, so they may differ from your copy of the game. The section “Reconstructed values” at the end lists them." })
+    ? h("p", { class: "warning recon-flag", ...(flagId ? { id: flagId } : {}), text: t("Heads up: some printed values of this game are reconstructed stand-ins, not checked against a physical copy, so they may differ from your copy of the game. The section “Reconstructed values” at the end lists them.") })
     : null;
   return h("div", { class: "how-to-play" }, [flag, body]);
 }
@@ -1236,9 +1249,9 @@ async function drawHowToPlayPicture(g, content) {
   // place the picture after the Setup section (before the next heading), else at the top
   const body = content.querySelector(".rules-body");
   const heads = [...body.querySelectorAll("h2, h3")];
-  const setup = heads.findIndex((x) => /set ?up/i.test(x.textContent));
+  const setup = heads.findIndex((x) => /set ?up/i.test(x.textContent) || x.textContent.trim() === t("Setup"));
   const fig = h("figure", { class: "htp-figure" }, [
-    h("div", { class: "board htp-board", role: "img", "aria-label": `${g.title}: a freshly set-up game` }, [h("p", { class: "muted", text: "Drawing the table…" })]),
+    h("div", { class: "board htp-board", role: "img", "aria-label": t("{title}: a freshly set-up game", { title: g.title }) }, [h("p", { class: "muted", text: t("Drawing the table…") })]),
     h("figcaption", { class: "muted" }),
   ]);
   if (setup >= 0 && heads[setup + 1]) body.insertBefore(fig, heads[setup + 1]);
@@ -1247,16 +1260,16 @@ async function drawHowToPlayPicture(g, content) {
   try {
     const sample = await api(`/api/games/${g.id}/sample`);
     const mod = await rendererFor(g.id);
-    const names = Array.from({ length: sample.players }, (_, p) => `Player ${p + 1}`);
+    const names = Array.from({ length: sample.players }, (_, p) => t("Player {n}", { n: p + 1 }));
     drawBoard(mod, board, { view: sample.view, legal: [], seat: null, names, toMove: sample.to_move, prompt: null, over: false, result: null, patterns: patternsOn(), act: () => {}, table: null, mode: "replay" });
-    fig.querySelector("figcaption").textContent = `A freshly set-up game for ${sample.players} players, as the table draws it.`;
+    fig.querySelector("figcaption").textContent = t("A freshly set-up game for {n} players, as the table draws it.", { n: sample.players });
   } catch (err) {
     fig.remove();
   }
 }
 
 function howToPlayButton(gameId) {
-  const btn = h("button", { type: "button", class: "small htp-open", id: "how-to-play", text: "How to play", "aria-haspopup": "dialog" });
+  const btn = h("button", { type: "button", class: "small htp-open", id: "how-to-play", text: t("How to play"), "aria-haspopup": "dialog" });
   btn.addEventListener("click", () => openHowToPlay(gameId, btn));
   return btn;
 }
@@ -1267,8 +1280,8 @@ async function openHowToPlay(gameId, opener) {
   let g;
   try { g = await api(`/api/games/${gameId}`); } catch (err) { toast(err.message); return; }
   const content = howToPlayContent(g);
-  const close = h("button", { type: "button", class: "htp-close", "aria-label": "Close how to play", text: "✕ Close" });
-  const heading = h("h2", { id: "htp-title", text: `${g.title}: how to play` });
+  const close = h("button", { type: "button", class: "htp-close", "aria-label": t("Close how to play"), text: t("✕ Close") });
+  const heading = h("h2", { id: "htp-title", text: t("{title}: how to play", { title: g.title }) });
   const dlg = h("dialog", { class: "htp-dialog", id: "htp-dialog", "aria-labelledby": "htp-title" }, [
     h("div", { class: "htp-head" }, [heading, close]),
     h("div", { class: "htp-scroll" }, [content]),
@@ -1369,7 +1382,7 @@ async function start() {
   const ask = h("input", { type: "checkbox", id: "confirm-toggle" });
   ask.checked = asksBeforeLosing();
   ask.addEventListener("change", () => setAsksBeforeLosing(ask.checked));
-  document.querySelector(".settings").appendChild(h("label", { class: "toggle", title: "Ask before a move that only loses points (all of a take breaking)" }, [ask, " ask before a move that only loses points"]));
+  document.querySelector(".settings").appendChild(h("label", { class: "toggle", title: t("Ask before a move that only loses points (all of a take breaking)") }, [ask, " " + t("ask before a move that only loses points")]));
   const meLoaded = online.loadMe();
   games = await api("/api/games");
   gamesById = Object.fromEntries(games.map((g) => [g.id, g]));

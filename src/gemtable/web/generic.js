@@ -2,6 +2,7 @@
 // that has no web/games/<id>.js yet; the shell lists the legal actions beside it.
 
 import { h, s, COLOURS, fillOf, patternDefs } from "./svg.js";
+import { t } from "./i18n.js";
 
 const SKIP = new Set(["game", "viewer", "prompt", "to_move"]);
 
@@ -23,7 +24,7 @@ function isColour(x) {
 
 function scalar(v, ctx) {
   if (v === null || v === undefined) return h("span", { class: "muted", text: "—" });
-  if (typeof v === "boolean") return h("span", { class: v ? "yes" : "no", text: v ? "yes" : "no" });
+  if (typeof v === "boolean") return h("span", { class: v ? "yes" : "no", text: v ? t("yes") : t("no") });
   if (isColour(v)) return h("span", { class: "chip" }, [swatch(v, ctx.patterns), " " + v]);
   return h("span", { text: String(v) });
 }
@@ -35,7 +36,7 @@ function isScalar(v) {
 function value(v, ctx, depth) {
   if (isScalar(v)) return scalar(v, ctx);
   if (Array.isArray(v)) {
-    if (v.length === 0) return h("span", { class: "muted", text: "none" });
+    if (v.length === 0) return h("span", { class: "muted", text: t("none") });
     if (v.every(isScalar)) return h("span", { class: "chips" }, v.map((x) => h("span", { class: "chip" }, [scalar(x, ctx)])));
     if (depth > 6) return h("code", { text: JSON.stringify(v) });
     return h("div", { class: "gen-list" }, v.map((x, i) => h("div", { class: "gen-item" }, [
@@ -43,7 +44,7 @@ function value(v, ctx, depth) {
     ])));
   }
   const entries = Object.entries(v);
-  if (entries.length === 0) return h("span", { class: "muted", text: "none" });
+  if (entries.length === 0) return h("span", { class: "muted", text: t("none") });
   if (entries.every(([, x]) => isScalar(x))) {
     return h("span", { class: "chips" }, entries.map(([k, x]) =>
       h("span", { class: "chip" }, [isColour(k) ? swatch(k, ctx.patterns) : null, ` ${label(k)}: `, h("b", {}, [scalar(x, ctx)])])));
@@ -65,7 +66,7 @@ export function render(el, ctx) {
   }
   if (facts.length) {
     wrap.appendChild(h("section", { class: "panel" }, [
-      h("h3", { text: "Table" }),
+      h("h3", { text: t("Table") }),
       h("dl", { class: "gen-dl" }, facts.flatMap(([k, v]) => [h("dt", { text: label(k) }), h("dd", {}, [scalar(v, ctx)])])),
     ]));
   }
@@ -75,7 +76,7 @@ export function render(el, ctx) {
       v.forEach((seatView, i) => {
         const mine = ctx.seat === i;
         wrap.appendChild(h("section", { class: "panel seat-panel" + (mine ? " mine" : "") + ((ctx.toMove || []).includes(i) ? " moving" : "") }, [
-          h("h3", { text: `${ctx.names[i]}${mine ? " (you)" : ""}` }),
+          h("h3", { text: mine ? t("{name} (you)", { name: ctx.names[i] }) : ctx.names[i] }),
           value(seatView, ctx, 1),
         ]));
       });

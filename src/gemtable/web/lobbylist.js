@@ -6,31 +6,33 @@
 
 import { h } from "./svg.js";
 import * as online from "./online.js";
+import { t, tn } from "./i18n.js";
 
 // a phone shows shorter pages (the new-table form and the games follow the list)
 const PER_PAGE = window.matchMedia("(max-width: 640px)").matches ? 10 : 20;
-const CLOCKS = [["", "Any time control"], ["none", "No clock"], ["realtime", "Real time"], ["turn", "Turn based"]];
+// (a function: the words are read once the page's language is loaded)
+const CLOCKS = () => [["", t("Any time control")], ["none", t("No clock")], ["realtime", t("Real time")], ["turn", t("Turn based")]];
 
 // tokensOf(tableId) / saveToken(tableId, seat, token): this browser's seat keys (app.js)
 export function lobbyList({ games, tokensOf, saveToken }) {
   const { api, toast, navigate } = online.shell;
   const params = new URLSearchParams(location.search);
-  const gameSel = h("select", { id: "f-game", "aria-label": "Game" }, [h("option", { value: "", text: "Any game" }),
+  const gameSel = h("select", { id: "f-game", "aria-label": t("Game") }, [h("option", { value: "", text: t("Any game") }),
     ...games.map((g) => h("option", { value: g.id, text: g.title }))]);
-  const playersSel = h("select", { id: "f-players", "aria-label": "Players" });
-  const clockSel = h("select", { id: "f-clock", "aria-label": "Time control" }, CLOCKS.map(([v, t]) => h("option", { value: v, text: t })));
+  const playersSel = h("select", { id: "f-players", "aria-label": t("Players") });
+  const clockSel = h("select", { id: "f-clock", "aria-label": t("Time control") }, CLOCKS().map(([v, text]) => h("option", { value: v, text })));
   const openBox = h("input", { type: "checkbox", id: "f-open" });
-  const playNow = h("button", { type: "button", class: "primary play-now", id: "play-now", text: "Play now",
-    title: "Sit down with the waiting players of this game whose rating is nearest yours (with these filters; the longer a table waits, the wider it accepts), or open a table" });
+  const playNow = h("button", { type: "button", class: "primary play-now", id: "play-now", text: t("Play now"),
+    title: t("Sit down with the waiting players of this game whose rating is nearest yours (with these filters; the longer a table waits, the wider it accepts), or open a table") });
   const count = h("p", { class: "muted list-count", id: "lobby-count", "aria-live": "polite" });
-  const body = h("div", { class: "list-body" }, [h("p", { class: "muted", text: "Loading…" })]);
-  const newer = h("button", { type: "button", id: "page-newer", text: "← Newer" });
-  const older = h("button", { type: "button", id: "page-older", text: "Older →" });
-  const pager = h("nav", { class: "pager", "aria-label": "Pages of tables" }, [newer, older]);
+  const body = h("div", { class: "list-body" }, [h("p", { class: "muted", text: t("Loading…") })]);
+  const newer = h("button", { type: "button", id: "page-newer", text: t("← Newer") });
+  const older = h("button", { type: "button", id: "page-older", text: t("Older →") });
+  const pager = h("nav", { class: "pager", "aria-label": t("Pages of tables") }, [newer, older]);
   const el = h("section", { class: "panel tables lobby-list", id: "lobby-list" }, [
-    h("div", { class: "list-head" }, [h("h2", { text: "Tables" }), playNow]),
-    h("div", { class: "filters", id: "lobby-filters", role: "group", "aria-label": "Filter the tables" }, [
-      gameSel, playersSel, clockSel, h("label", { class: "toggle" }, [openBox, " open seat"])]),
+    h("div", { class: "list-head" }, [h("h2", { text: t("Tables") }), playNow]),
+    h("div", { class: "filters", id: "lobby-filters", role: "group", "aria-label": t("Filter the tables") }, [
+      gameSel, playersSel, clockSel, h("label", { class: "toggle" }, [openBox, " " + t("open seat")])]),
     count, body, pager,
   ]);
 
@@ -38,13 +40,13 @@ export function lobbyList({ games, tokensOf, saveToken }) {
     const g = games.find((x) => x.id === gameSel.value);
     const counts = g ? g.players : [...new Set(games.flatMap((x) => x.players))].sort((a, b) => a - b);
     const prev = playersSel.value;
-    playersSel.replaceChildren(h("option", { value: "", text: "Any players" }), ...counts.map((n) => h("option", { value: String(n), text: `${n} players` })));
+    playersSel.replaceChildren(h("option", { value: "", text: t("Any players") }), ...counts.map((n) => h("option", { value: String(n), text: tn("{n} player", "{n} players", n) })));
     playersSel.value = counts.includes(Number(prev)) ? prev : "";
   }
   if (games.some((g) => g.id === params.get("game"))) gameSel.value = params.get("game");
   fillPlayers();
   if ([...playersSel.options].some((o) => o.value === params.get("players"))) playersSel.value = params.get("players");
-  if (CLOCKS.some(([v]) => v && v === params.get("clock"))) clockSel.value = params.get("clock");
+  if (CLOCKS().some(([v]) => v && v === params.get("clock"))) clockSel.value = params.get("clock");
   openBox.checked = params.get("open") === "1";
 
   function filters() {
@@ -72,8 +74,8 @@ export function lobbyList({ games, tokensOf, saveToken }) {
   older.addEventListener("click", () => { if (nextCursor) { cursors.push(nextCursor); load(); } });
 
   playNow.addEventListener("click", async () => {
-    if (!gameSel.value) { toast("Choose a game first: Play now seats you at a table of that game."); gameSel.focus(); return; }
-    if (!(await online.ensureName("Pick a name to sit down: the other players see it."))) return;
+    if (!gameSel.value) { toast(t("Choose a game first: Play now seats you at a table of that game.")); gameSel.focus(); return; }
+    if (!(await online.ensureName(t("Pick a name to sit down: the other players see it.")))) return;
     const f = filters();
     const req = { game: f.game };
     if (f.players) req.players = Number(f.players);
@@ -86,34 +88,34 @@ export function lobbyList({ games, tokensOf, saveToken }) {
     } catch (err) { toast(err.message); } finally { playNow.disabled = false; }
   });
 
-  async function join(t) {
-    if (!(await online.ensureName("Pick a name to sit down: the other players see it."))) return;
+  async function join(tb) {
+    if (!(await online.ensureName(t("Pick a name to sit down: the other players see it.")))) return;
     try {
-      const res = await api(`/api/tables/${t.id}/join`, { method: "POST", body: {} });
-      saveToken(t.id, res.seat, res.token);
-      navigate(`/table/${t.id}`);
+      const res = await api(`/api/tables/${tb.id}/join`, { method: "POST", body: {} });
+      saveToken(tb.id, res.seat, res.token);
+      navigate(`/table/${tb.id}`);
     } catch (err) { toast(err.message); load(); }
   }
-  function row(t) {
-    const held = tokensOf(t.id);
-    const mySeat = Object.keys(held)[0] ?? (t.id in mineOnServer ? String(mineOnServer[t.id]) : undefined);
-    const openSeats = (t.seats || []).filter((s) => s.open).length;
-    const links = [h("a", { href: `/table/${t.id}`, "data-link": "", text: t.status === "finished" ? "Final position" : "Watch" })];
-    if (mySeat !== undefined && t.status !== "finished") {
-      links.unshift(h("a", { href: held[mySeat] ? `/table/${t.id}#token=${held[mySeat]}` : `/table/${t.id}`, "data-link": "", text: "Resume", class: "resume" }));
-    } else if (openSeats && t.status !== "finished" && online.me.supported) {
-      links.unshift(h("button", { type: "button", class: "join primary", "data-join": t.id, text: "Join", onclick: () => join(t) }));
+  function row(tb) {
+    const held = tokensOf(tb.id);
+    const mySeat = Object.keys(held)[0] ?? (tb.id in mineOnServer ? String(mineOnServer[tb.id]) : undefined);
+    const openSeats = (tb.seats || []).filter((s) => s.open).length;
+    const links = [h("a", { href: `/table/${tb.id}`, "data-link": "", text: tb.status === "finished" ? t("Final position") : t("Watch") })];
+    if (mySeat !== undefined && tb.status !== "finished") {
+      links.unshift(h("a", { href: held[mySeat] ? `/table/${tb.id}#token=${held[mySeat]}` : `/table/${tb.id}`, "data-link": "", text: t("Resume"), class: "resume" }));
+    } else if (openSeats && tb.status !== "finished" && online.me.supported) {
+      links.unshift(h("button", { type: "button", class: "join primary", "data-join": tb.id, text: t("Join"), onclick: () => join(tb) }));
     }
-    if (t.status === "finished") links.push(h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" }));
-    const status = t.status === "finished" ? "finished" : t.status === "waiting" ? (openSeats ? `${openSeats} open seat${openSeats > 1 ? "s" : ""}` : "waiting to start") : "running";
-    const seatsText = (t.seats || []).map((s) => s.open ? "open seat" : (s.player || s.name) + (s.kind === "bot" && !/\bbot\b/i.test(s.name) ? " (bot)" : "")).join(", ");
-    return h("tr", { "data-table": t.id, class: openSeats ? "has-open" : "" }, [
-      h("td", { class: "t-game", text: t.title }),
+    if (tb.status === "finished") links.push(h("a", { href: `/replay/${tb.id}`, "data-link": "", text: t("Replay") }));
+    const status = tb.status === "finished" ? t("finished") : tb.status === "waiting" ? (openSeats ? tn("{n} open seat", "{n} open seats", openSeats) : t("waiting to start")) : t("running");
+    const seatsText = (tb.seats || []).map((s) => s.open ? t("open seat") : (s.kind === "bot" && !/\bbot\b/i.test(s.name) ? t("{name} (bot)", { name: s.player || s.name }) : (s.player || s.name))).join(", ");
+    return h("tr", { "data-table": tb.id, class: openSeats ? "has-open" : "" }, [
+      h("td", { class: "t-game", text: online.tableTitle(tb) }),
       h("td", { class: "t-seats", text: seatsText }),
-      h("td", { class: "t-status" }, [h("span", { class: `status ${t.status}${openSeats ? " open" : ""}`, text: status }),
-        t.clock && t.clock.mode && t.clock.mode !== "none" ? h("span", { class: "badge clock-badge", text: online.clockLabel(t.clock).replace(/^(real time|turn based): /, "") }) : null,
-        t.seed_fixed ? h("span", { class: "badge seed-fixed", text: "deal fixed by creator", title: t.seed_note || "" }) : null]),
-      h("td", { class: "t-moves", text: t.version ?? "" }),
+      h("td", { class: "t-status" }, [h("span", { class: `status ${tb.status}${openSeats ? " open" : ""}`, text: status }),
+        tb.clock && tb.clock.mode && tb.clock.mode !== "none" ? h("span", { class: "badge clock-badge", text: online.clockShort(tb.clock) }) : null,
+        tb.seed_fixed ? h("span", { class: "badge seed-fixed", text: t("deal fixed by creator"), title: tb.seed_note ? online.seedNoteText(tb.seed_note) : "" }) : null]),
+      h("td", { class: "t-moves", text: tb.version ?? "" }),
       h("td", { class: "links" }, links),
     ]);
   }
@@ -135,12 +137,13 @@ export function lobbyList({ games, tokensOf, saveToken }) {
     const first = (cursors.length - 1) * PER_PAGE;
     const filtered = Object.keys(filters()).length > 0;
     count.textContent = data.total === 0 ? "" : data.tables.length
-      ? `${first + 1}–${first + data.tables.length} of ${data.total} table${data.total === 1 ? "" : "s"}${filtered ? " (filtered)" : ""}`
-      : `${data.total} table${data.total === 1 ? "" : "s"}`;
+      ? (filtered ? tn("{from}–{to} of {n} table (filtered)", "{from}–{to} of {n} tables (filtered)", data.total, { from: first + 1, to: first + data.tables.length })
+        : tn("{from}–{to} of {n} table", "{from}–{to} of {n} tables", data.total, { from: first + 1, to: first + data.tables.length }))
+      : tn("{n} table", "{n} tables", data.total);
     body.replaceChildren(data.tables.length
-      ? h("table", { class: "list tables-list" }, [h("thead", {}, [h("tr", {}, ["Game", "Seats", "Status", "Moves", ""].map((x) => h("th", { text: x })))]),
+      ? h("table", { class: "list tables-list" }, [h("thead", {}, [h("tr", {}, [t("Game"), t("Seats"), t("Status"), t("Moves"), ""].map((x) => h("th", { text: x })))]),
         h("tbody", {}, data.tables.map(row))])
-      : h("p", { class: "muted empty", text: filtered ? "No table matches these filters. Play now opens one for you." : "No tables yet: create one, or press Play now." }));
+      : h("p", { class: "muted empty", text: filtered ? t("No table matches these filters. Play now opens one for you.") : t("No tables yet: create one, or press Play now.") }));
     newer.disabled = cursors.length <= 1;
     older.disabled = !data.next;
     pager.hidden = cursors.length <= 1 && !data.next;

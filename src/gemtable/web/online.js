@@ -4,6 +4,7 @@
 // Everything a player typed is put on the page as text (textContent), never as HTML.
 
 import { h } from "./svg.js";
+import { t, tn, render } from "./i18n.js";
 
 // app.js fills these in (api, toast, navigate, games) before anything here runs
 export const shell = { api: null, toast: null, navigate: null, games: () => [] };
@@ -55,19 +56,19 @@ export function renderMeBox() {
   const p = me.player;
   const btn = (text, id, mode) => h("button", { type: "button", class: "me-action", id, text, onclick: () => openAccountDialog(mode) });
   if (!p) {
-    box.replaceChildren(btn("Pick a name", "me-pick", "pick"), btn("Log in", "me-login", "login"));
+    box.replaceChildren(btn(t("Pick a name"), "me-pick", "pick"), btn(t("Log in"), "me-login", "login"));
     return;
   }
   fill(box,
-    h("a", { href: `/players/${encodeURIComponent(p.name)}`, "data-link": "", class: "me-name", id: "me-name", title: p.account ? "Your profile (account)" : "Your profile (guest: no password yet)", text: p.name }),
-    p.account ? null : btn("Create account", "me-register", "register"),
-    p.account ? btn("Log out", "me-logout", "logout") : btn("Log in", "me-login", "login"),
+    h("a", { href: `/players/${encodeURIComponent(p.name)}`, "data-link": "", class: "me-name", id: "me-name", title: p.account ? t("Your profile (account)") : t("Your profile (guest: no password yet)"), text: p.name }),
+    p.account ? null : btn(t("Create account"), "me-register", "register"),
+    p.account ? btn(t("Log out"), "me-logout", "logout") : btn(t("Log in"), "me-login", "login"),
   );
 }
 
 // A name field plus its submit button; ``onName(name)`` returns a promise.
 function nameForm(idPrefix, label, onName, initial = "") {
-  const input = h("input", { id: `${idPrefix}-name`, name: "name", maxlength: 24, autocomplete: "nickname", required: "", value: initial, placeholder: "Your name", "aria-label": "Your name" });
+  const input = h("input", { id: `${idPrefix}-name`, name: "name", maxlength: 24, autocomplete: "nickname", required: "", value: initial, placeholder: t("Your name"), "aria-label": t("Your name") });
   const err = h("p", { class: "form-error", role: "alert", id: `${idPrefix}-error` });
   const form = h("form", { class: "name-form" }, [
     h("div", { class: "name-row" }, [input, h("button", { type: "submit", class: "primary", id: `${idPrefix}-go`, text: label })]),
@@ -77,7 +78,7 @@ function nameForm(idPrefix, label, onName, initial = "") {
     e.preventDefault();
     err.textContent = "";
     const name = input.value.trim();
-    if (!name) { err.textContent = "Type a name first."; return; }
+    if (!name) { err.textContent = t("Type a name first."); return; }
     try { await onName(name); } catch (ex) { err.textContent = errText(ex); input.focus(); }
   });
   return { form, input, err };
@@ -86,7 +87,7 @@ function nameForm(idPrefix, label, onName, initial = "") {
 export async function pickName(name) {
   const data = await shell.api("/api/me", { method: "POST", body: { name } });
   setPlayer(data.player);
-  shell.toast(`Welcome, ${data.player.name}`, "ok");
+  shell.toast(t("Welcome, {name}", { name: data.player.name }), "ok");
   return data.player;
 }
 
@@ -94,14 +95,14 @@ export async function pickName(name) {
 export function namePickerCard() {
   if (!me.supported || me.player || sessionStorage.getItem("gt.namePickerLater") === "1") return null;
   const card = h("dialog", { open: "", class: "panel name-picker", id: "name-picker", "aria-labelledby": "name-picker-title" });
-  const { form, input } = nameForm("pick", "Play as this name", async (name) => { await pickName(name); card.remove(); });
+  const { form, input } = nameForm("pick", t("Play as this name"), async (name) => { await pickName(name); card.remove(); });
   card.replaceChildren(
-    h("h2", { id: "name-picker-title", text: "Welcome! Pick a name to play" }),
-    h("p", { class: "muted", text: "Other players see it at the table and in the lobby. No password needed: add one later to continue on another browser." }),
+    h("h2", { id: "name-picker-title", text: t("Welcome! Pick a name to play") }),
+    h("p", { class: "muted", text: t("Other players see it at the table and in the lobby. No password needed: add one later to continue on another browser.") }),
     form,
     h("div", { class: "name-picker-more" }, [
-      h("button", { type: "button", class: "linkish", id: "pick-have-account", text: "I have an account: log in", onclick: () => openAccountDialog("login") }),
-      h("button", { type: "button", class: "linkish", id: "pick-later", text: "Just look around", onclick: () => { sessionStorage.setItem("gt.namePickerLater", "1"); card.remove(); } }),
+      h("button", { type: "button", class: "linkish", id: "pick-have-account", text: t("I have an account: log in"), onclick: () => openAccountDialog("login") }),
+      h("button", { type: "button", class: "linkish", id: "pick-later", text: t("Just look around"), onclick: () => { sessionStorage.setItem("gt.namePickerLater", "1"); card.remove(); } }),
     ]),
   );
   const off = onMeChange((p) => { if (p) { card.remove(); off(); } });
@@ -110,7 +111,7 @@ export function namePickerCard() {
 }
 
 // Resolves to the player once they have a name (asks in a dialog), or null if they close it.
-export function ensureName(why = "Pick a name first: the other players see it at the table.") {
+export function ensureName(why = t("Pick a name first: the other players see it at the table.")) {
   if (me.player) return Promise.resolve(me.player);
   return new Promise((resolve) => {
     const dlg = openAccountDialog("pick", why);
@@ -126,7 +127,7 @@ export function openAccountDialog(mode, note = null) {
   if (old) old.close();
   const body = h("div", { class: "account-body" });
   const heading = h("h2", { id: "account-title" });
-  const close = h("button", { type: "button", class: "dlg-close", "aria-label": "Close", text: "✕" });
+  const close = h("button", { type: "button", class: "dlg-close", "aria-label": t("Close"), text: "✕" });
   const dlg = h("dialog", { class: "account-dialog", id: "account-dialog", "aria-labelledby": "account-title" }, [
     h("div", { class: "dlg-head" }, [heading, close]), body,
   ]);
@@ -134,11 +135,11 @@ export function openAccountDialog(mode, note = null) {
   dlg.addEventListener("click", (e) => { if (e.target === dlg) dlg.close(); });
   dlg.addEventListener("close", () => dlg.remove());
   const done = (text) => { dlg.close(); if (text) shell.toast(text, "ok"); };
-  const switchTo = (m) => h("button", { type: "button", class: "linkish", text: { login: "I have an account: log in", pick: "Play as a guest instead", register: "Create an account", password: "Change your password" }[m], onclick: () => show(m) });
+  const switchTo = (m) => h("button", { type: "button", class: "linkish", text: { login: t("I have an account: log in"), pick: t("Play as a guest instead"), register: t("Create an account"), password: t("Change your password") }[m], onclick: () => show(m) });
 
   function passwordForm(id, withName, label, submit) {
-    const name = h("input", { id: `${id}-name`, maxlength: 24, autocomplete: "username", placeholder: "Name", "aria-label": "Name", required: "", value: (me.player && me.player.name) || "" });
-    const pass = h("input", { id: `${id}-password`, type: "password", autocomplete: id === "login" ? "current-password" : "new-password", placeholder: "Password", "aria-label": "Password", required: "", minlength: id === "login" ? null : 8 });
+    const name = h("input", { id: `${id}-name`, maxlength: 24, autocomplete: "username", placeholder: t("Name"), "aria-label": t("Name"), required: "", value: (me.player && me.player.name) || "" });
+    const pass = h("input", { id: `${id}-password`, type: "password", autocomplete: id === "login" ? "current-password" : "new-password", placeholder: t("Password"), "aria-label": t("Password"), required: "", minlength: id === "login" ? null : 8 });
     const err = h("p", { class: "form-error", role: "alert", id: `${id}-error` });
     const form = h("form", { class: "account-form" }, [withName ? name : null, pass, h("button", { type: "submit", class: "primary", id: `${id}-go`, text: label }), err]);
     form.addEventListener("submit", async (e) => {
@@ -151,61 +152,61 @@ export function openAccountDialog(mode, note = null) {
 
   function show(m) {
     if (m === "pick") {
-      heading.textContent = me.player ? "Change your name" : "Pick a name";
-      const { form } = nameForm("dlg-pick", me.player ? "Rename" : "Play as this name", async (name) => { await pickName(name); done(); }, me.player ? me.player.name : "");
+      heading.textContent = me.player ? t("Change your name") : t("Pick a name");
+      const { form } = nameForm("dlg-pick", me.player ? t("Rename") : t("Play as this name"), async (name) => { await pickName(name); done(); }, me.player ? me.player.name : "");
       fill(body, note ? h("p", { text: note }) : null, form, h("p", {}, [switchTo("login")].filter(Boolean)));
     } else if (m === "login") {
-      heading.textContent = "Log in";
+      heading.textContent = t("Log in");
       fill(body,
-        h("p", { class: "muted", text: "Continue as the player you are on another browser." }),
-        me.player && !me.player.account ? h("p", { class: "warning", id: "login-warning", text: `You play as the guest ${me.player.name} here, without a password: after logging in to another account this browser cannot come back to ${me.player.name}. Create an account first to keep it.` }) : null,
-        passwordForm("login", true, "Log in", async (name, password) => {
+        h("p", { class: "muted", text: t("Continue as the player you are on another browser.") }),
+        me.player && !me.player.account ? h("p", { class: "warning", id: "login-warning", text: t("You play as the guest {name} here, without a password: after logging in to another account this browser cannot come back to {name}. Create an account first to keep it.", { name: me.player.name }) }) : null,
+        passwordForm("login", true, t("Log in"), async (name, password) => {
           const data = await shell.api("/api/account/login", { method: "POST", body: { name, password } });
           setPlayer(data.player);
-          done(`Logged in as ${data.player.name}`);
+          done(t("Logged in as {name}", { name: data.player.name }));
         }),
         me.player ? null : h("p", {}, [switchTo("pick")]),
       );
     } else if (m === "register") {
-      heading.textContent = "Create an account";
+      heading.textContent = t("Create an account");
       fill(body,
-        h("p", { class: "muted", text: me.player ? `Keep the name ${me.player.name} and your games: add a password, then log in on any browser. Accounts are rated on the leaderboards.` : "A name and a password: log in on any browser. Accounts are rated on the leaderboards." }),
-        passwordForm("register", !me.player, "Create account", async (name, password) => {
+        h("p", { class: "muted", text: me.player ? t("Keep the name {name} and your games: add a password, then log in on any browser. Accounts are rated on the leaderboards.", { name: me.player.name }) : t("A name and a password: log in on any browser. Accounts are rated on the leaderboards.") }),
+        passwordForm("register", !me.player, t("Create account"), async (name, password) => {
           const data = await shell.api("/api/account/register", { method: "POST", body: me.player ? { password } : { name, password } });
           setPlayer(data.player);
-          done("Account created");
+          done(t("Account created"));
         }),
       );
     } else if (m === "logout") {
-      heading.textContent = "Log out";
+      heading.textContent = t("Log out");
       const logout = (everywhere) => async () => {
         try {
           await shell.api("/api/account/logout", { method: "POST", body: everywhere ? { everywhere: true } : {} });
           setPlayer(null);
-          done(everywhere ? "Logged out on every browser" : "Logged out");
+          done(everywhere ? t("Logged out on every browser") : t("Logged out"));
         } catch (ex) { shell.toast(errText(ex)); }
       };
       fill(body,
-        h("p", { text: "This browser forgets who you are; log in again with your name and password." }),
-        h("p", {}, [h("button", { type: "button", class: "primary", id: "logout-go", text: "Log out", onclick: logout(false) })]),
-        h("p", {}, [h("button", { type: "button", class: "linkish", id: "logout-everywhere", text: "Log out on every browser", onclick: logout(true) })]),
+        h("p", { text: t("This browser forgets who you are; log in again with your name and password.") }),
+        h("p", {}, [h("button", { type: "button", class: "primary", id: "logout-go", text: t("Log out"), onclick: logout(false) })]),
+        h("p", {}, [h("button", { type: "button", class: "linkish", id: "logout-everywhere", text: t("Log out on every browser"), onclick: logout(true) })]),
         me.player && me.player.account ? h("p", {}, [switchTo("password")]) : null,
       );
     } else if (m === "password") {
-      heading.textContent = "Change your password";
-      const current = h("input", { id: "password-current", type: "password", autocomplete: "current-password", placeholder: "Current password", "aria-label": "Current password", required: "" });
-      const fresh = h("input", { id: "password-new", type: "password", autocomplete: "new-password", placeholder: "New password", "aria-label": "New password", required: "", minlength: 8 });
+      heading.textContent = t("Change your password");
+      const current = h("input", { id: "password-current", type: "password", autocomplete: "current-password", placeholder: t("Current password"), "aria-label": t("Current password"), required: "" });
+      const fresh = h("input", { id: "password-new", type: "password", autocomplete: "new-password", placeholder: t("New password"), "aria-label": t("New password"), required: "", minlength: 8 });
       const err = h("p", { class: "form-error", role: "alert", id: "password-error" });
-      const form = h("form", { class: "account-form" }, [current, fresh, h("button", { type: "submit", class: "primary", id: "password-go", text: "Change password" }), err]);
+      const form = h("form", { class: "account-form" }, [current, fresh, h("button", { type: "submit", class: "primary", id: "password-go", text: t("Change password") }), err]);
       form.addEventListener("submit", async (e) => {
         e.preventDefault();
         err.textContent = "";
         try {
           await shell.api("/api/account/password", { method: "POST", body: { password: current.value, new_password: fresh.value } });
-          done("Password changed: every other browser is logged out");
+          done(t("Password changed: every other browser is logged out"));
         } catch (ex) { err.textContent = errText(ex); }
       });
-      fill(body, h("p", { class: "muted", text: "Every other browser logged in as you is logged out; this one stays logged in." }), form);
+      fill(body, h("p", { class: "muted", text: t("Every other browser logged in as you is logged out; this one stays logged in.") }), form);
     }
   }
   show(mode);
@@ -218,74 +219,76 @@ export function openAccountDialog(mode, note = null) {
 
 // -- pages: my games, leaderboard, profile -----------------------------------------------
 function gameTitle(id) { const g = shell.games().find((x) => x.id === id); return g ? g.title : id; }
+// A table's game title in the page's language (the table's own "title" is the English one)
+export function tableTitle(tb) { const g = shell.games().find((x) => x.id === tb.game); return g ? g.title : tb.title; }
 function when(iso) {
   if (!iso) return "";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
   return d.toLocaleDateString(undefined, { month: "short", day: "numeric" }) + " " + d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
 }
-function ordinal(n) { return n === 1 ? "1st" : n === 2 ? "2nd" : n === 3 ? "3rd" : `${n}th`; }
+function ordinal(n) { return n === 1 ? t("1st") : n === 2 ? t("2nd") : n === 3 ? t("3rd") : t("{n}th", { n }); }
 
 // "won" / "2nd of 3" and the scores, for a finished game seen from one seat
-export function resultText(t, seat) {
-  const r = t.result || {};
-  const names = (t.seats || []).map((s) => s.player || s.name);
+export function resultText(tb, seat) {
+  const r = tb.result || {};
+  const names = (tb.seats || []).map((s) => s.player || s.name);
   let head = "";
   if (seat !== null && seat !== undefined && r.ranking) {
-    const won = (r.winners || t.winners || []).includes(seat);
-    head = won ? ((r.winners || []).length > 1 ? "shared win" : "won") : `${ordinal(r.ranking[seat])} of ${names.length}`;
+    const won = (r.winners || tb.winners || []).includes(seat);
+    head = won ? ((r.winners || []).length > 1 ? t("shared win") : t("won")) : t("{place} of {n}", { place: ordinal(r.ranking[seat]), n: names.length });
   }
   const scores = r.scores ? names.map((n, i) => `${n} ${r.scores[i]}`).join(" · ") : "";
-  const replaced = r.replaced && r.replaced.length ? ` (bot took over: ${r.replaced.map((p) => names[p]).join(", ")})` : "";
+  const replaced = r.replaced && r.replaced.length ? " " + t("(bot took over: {names})", { names: r.replaced.map((p) => names[p]).join(", ") }) : "";
   return { head, scores: scores + replaced };
 }
 
-function seatsLine(t) {
-  return (t.seats || []).map((s) => s.open ? "open seat" : (s.player || s.name)).join(", ");
+function seatsLine(tb) {
+  return (tb.seats || []).map((s) => s.open ? t("open seat") : (s.player || s.name)).join(", ");
 }
 
 function needName(app, what) {
   app.replaceChildren(h("section", { class: "panel narrow-page" }, [
     h("h1", { text: what }),
-    h("p", { text: "Pick a name first: your games follow your name." }),
-    h("p", {}, [h("button", { type: "button", class: "primary", text: "Pick a name", onclick: () => openAccountDialog("pick") }), " ",
-      h("button", { type: "button", text: "Log in", onclick: () => openAccountDialog("login") })]),
+    h("p", { text: t("Pick a name first: your games follow your name.") }),
+    h("p", {}, [h("button", { type: "button", class: "primary", text: t("Pick a name"), onclick: () => openAccountDialog("pick") }), " ",
+      h("button", { type: "button", text: t("Log in"), onclick: () => openAccountDialog("login") })]),
   ]));
 }
 
 export async function myGamesPage(app) {
-  document.title = "My games — gemtable";
+  document.title = t("My games — gemtable");
   if (!me.loaded) await loadMe();
   if (!me.player) {
-    needName(app, "My games");
+    needName(app, t("My games"));
     const off = onMeChange((p) => { if (p) { off(); myGamesPage(app); } });
     return () => off();
   }
   const data = await shell.api("/api/me/games");
   const section = (id, title, items, row, empty) => h("section", { class: "panel my-games", id }, [
-    h("h2", { text: `${title} (${items.length})` }),
+    h("h2", { text: t("{title} ({n})", { title, n: items.length }) }),
     items.length ? h("table", { class: "list tables-list" }, [h("tbody", {}, items.map(row))]) : h("p", { class: "muted", text: empty }),
   ]);
-  const base = (t, status, links, seats = null) => h("tr", { "data-table": t.id }, [
-    h("td", { class: "t-game", text: t.title || gameTitle(t.game) }),
-    h("td", { class: "t-seats", text: seats || seatsLine(t) }),
+  const base = (tb, status, links, seats = null) => h("tr", { "data-table": tb.id }, [
+    h("td", { class: "t-game", text: tableTitle(tb) || gameTitle(tb.game) }),
+    h("td", { class: "t-seats", text: seats || seatsLine(tb) }),
     h("td", { class: "t-status" }, [status]),
-    h("td", { class: "t-moves t-when", text: when(t.updated_at || t.created_at) }),
+    h("td", { class: "t-moves t-when", text: when(tb.updated_at || tb.created_at) }),
     h("td", { class: "links" }, links),
   ]);
-  const myTurn = (t) => (t.to_move || []).includes(t.my_seat);
+  const myTurn = (tb) => (tb.to_move || []).includes(tb.my_seat);
   const running = [...(data.running || [])].sort((a, b) => Number(myTurn(b)) - Number(myTurn(a)));
   app.replaceChildren(h("div", { class: "my-page" }, [
-    h("h1", { text: `My games — ${me.player.name}` }),
-    section("my-waiting", "Waiting to start", data.waiting || [], (t) => base(t, h("span", { class: "status open", text: "waiting" }),
-      [h("a", { href: `/table/${t.id}`, "data-link": "", class: "resume", text: "Open" })]), "No table waiting for players."),
-    section("my-running", "Running", running, (t) => base(t, h("span", { class: `status running${myTurn(t) ? " your-turn" : ""}`, text: myTurn(t) ? "your turn" : "running" }),
-      [h("a", { href: `/table/${t.id}`, "data-link": "", class: "resume", text: "Resume" })]), "No running game. Join one in the lobby."),
-    section("my-finished", "Finished", data.finished || [], (t) => {
-      const r = resultText(t, t.my_seat);
-      return base(t, h("span", { class: "status finished", text: r.head || "finished", title: r.scores }),
-        [h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" })], r.scores);
-    }, "No finished game yet."),
+    h("h1", { text: t("My games — {name}", { name: me.player.name }) }),
+    section("my-waiting", t("Waiting to start"), data.waiting || [], (tb) => base(tb, h("span", { class: "status open", text: t("waiting") }),
+      [h("a", { href: `/table/${tb.id}`, "data-link": "", class: "resume", text: t("Open") })]), t("No table waiting for players.")),
+    section("my-running", t("Running"), running, (tb) => base(tb, h("span", { class: `status running${myTurn(tb) ? " your-turn" : ""}`, text: myTurn(tb) ? t("your turn") : t("running") }),
+      [h("a", { href: `/table/${tb.id}`, "data-link": "", class: "resume", text: t("Resume") })]), t("No running game. Join one in the lobby.")),
+    section("my-finished", t("Finished"), data.finished || [], (tb) => {
+      const r = resultText(tb, tb.my_seat);
+      return base(tb, h("span", { class: "status finished", text: r.head || t("finished"), title: r.scores }),
+        [h("a", { href: `/replay/${tb.id}`, "data-link": "", text: t("Replay") })], r.scores);
+    }, t("No finished game yet.")),
   ]));
   return null;
 }
@@ -303,39 +306,49 @@ export function levelRating(info, gameId, level) {
   const r = info && info.ratings && info.ratings[gameId];
   return r && r[level] ? r[level].rating : null;
 }
+// A bot level's name in the page's language ("easy" -> "leicht"); a level or kind the
+// catalogue does not know keeps its program name.
+export function levelName(level) {
+  const names = { easy: t("easy"), medium: t("medium"), hard: t("hard"), expert: t("expert"), random: t("random") };
+  return names[level] || level;
+}
 // "Medium bot · rating 23" (a rated level) or "Medium bot"; plural for a group of seats
 export function levelLabel(level, rating = null, plural = false) {
-  const name = `${level.charAt(0).toUpperCase()}${level.slice(1)} bot${plural ? "s" : ""}`;
-  return rating === null || rating === undefined ? name : `${name} · rating ${Math.round(rating)}`;
+  const kind = levelName(level);
+  const name = plural ? t("{Level} bots", { Level: `${kind.charAt(0).toUpperCase()}${kind.slice(1)}` })
+    : t("{Level} bot", { Level: `${kind.charAt(0).toUpperCase()}${kind.slice(1)}` });
+  return rating === null || rating === undefined ? name : t("{name} · rating {rating}", { name, rating: Math.round(rating) });
 }
 function spokenList(words) {
-  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return words.length < 2 ? words.join("") : t("{first} and {last}", { first: words.slice(0, -1).join(", "), last: words[words.length - 1] });
 }
 
 export async function leaderboardPage(app, gameId) {
   const games = shell.games();
   const id = gameId && games.some((g) => g.id === gameId) ? gameId : (games[0] && games[0].id);
-  document.title = `Leaderboard: ${gameTitle(id)} — gemtable`;
-  const tabs = h("nav", { class: "tabs", "aria-label": "Games" }, games.map((g) => h("a", { href: `/leaderboard/${g.id}`, "data-link": "", class: g.id === id ? "current" : "", "aria-current": g.id === id ? "page" : null, text: g.title })));
-  const body = h("div", {}, [h("p", { class: "muted", text: "Loading…" })]);
-  app.replaceChildren(h("section", { class: "panel leaderboard" }, [h("h1", { text: `Leaderboard: ${gameTitle(id)}` }), tabs, body]));
+  document.title = t("Leaderboard: {game}", { game: gameTitle(id) }) + " — gemtable";
+  const tabs = h("nav", { class: "tabs", "aria-label": t("Games") }, games.map((g) => h("a", { href: `/leaderboard/${g.id}`, "data-link": "", class: g.id === id ? "current" : "", "aria-current": g.id === id ? "page" : null, text: g.title })));
+  const body = h("div", {}, [h("p", { class: "muted", text: t("Loading…") })]);
+  app.replaceChildren(h("section", { class: "panel leaderboard" }, [h("h1", { text: t("Leaderboard: {game}", { game: gameTitle(id) }) }), tabs, body]));
   const rows = await shell.api(`/api/leaderboard/${encodeURIComponent(id)}`);
   const bots = await botInfo().catch(() => null);
   const levels = bots ? Object.keys(bots.levels) : [];
   const rated = levels.filter((l) => levelRating(bots, id, l) !== null);
   fill(body,
-    h("p", { class: "muted", text: `Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against ${levels.length ? `the ${spokenList(levels)} bots` : "the bots"}. Guests are not rated. If a bot plays more than one of your moves in five while you are away, your rating does not change for that game (the others' does); resigning, or leaving a game for a bot to finish, counts as last place.` }),
-    rated.length ? h("p", { class: "muted", id: "level-ratings", text: `The bot levels rated in games against each other, on the same scale: ${rated.map((l) => `${l} ${Math.round(levelRating(bots, id, l))}`).join(", ")}.` }) : null,
+    h("p", { class: "muted", text: levels.length
+      ? t("Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against the {levels} bots. Guests are not rated. If a bot plays more than one of your moves in five while you are away, your rating does not change for that game (the others' does); resigning, or leaving a game for a bot to finish, counts as last place.", { levels: spokenList(levels.map(levelName)) })
+      : t("Ratings (OpenSkill) from finished games of players with an account, and of the bots: see where you stand against the bots. Guests are not rated. If a bot plays more than one of your moves in five while you are away, your rating does not change for that game (the others' does); resigning, or leaving a game for a bot to finish, counts as last place.") }),
+    rated.length ? h("p", { class: "muted", id: "level-ratings", text: t("The bot levels rated in games against each other, on the same scale: {levels}.", { levels: rated.map((l) => `${levelName(l)} ${Math.round(levelRating(bots, id, l))}`).join(", ") }) }) : null,
     rows.length ? h("table", { class: "list board-list", id: "leaderboard" }, [
-      h("thead", {}, [h("tr", {}, ["#", "Player", "Rating", "Games"].map((x, i) => h("th", { class: i === 2 || i === 3 ? "num" : "", text: x })))]),
+      h("thead", {}, [h("tr", {}, ["#", t("Player"), t("Rating"), t("Games")].map((x, i) => h("th", { class: i === 2 || i === 3 ? "num" : "", text: x })))]),
       h("tbody", {}, rows.map((r) => h("tr", { class: `${r.bot ? "bot" : ""}${me.player && r.name === me.player.name ? " mine" : ""}` }, [
         h("td", { class: "num", text: String(r.rank) }),
         h("td", {}, [h("a", { href: `/players/${encodeURIComponent(r.name)}`, "data-link": "", text: r.name }),
-          r.bot && !/^bot\b/i.test(r.name) ? h("span", { class: "badge", text: "bot" }) : null]),
+          r.bot && !/^bot\b/i.test(r.name) ? h("span", { class: "badge", text: t("bot") }) : null]),
         h("td", { class: "num", title: `μ ${Number(r.mu).toFixed(1)}, σ ${Number(r.sigma).toFixed(1)}`, text: Number(r.ordinal).toFixed(1) }),
         h("td", { class: "num", text: String(r.games) }),
       ]))),
-    ]) : h("p", { class: "muted", id: "leaderboard-empty", text: "Nobody is rated in this game yet: finish a game with an account to appear here." }),
+    ]) : h("p", { class: "muted", id: "leaderboard-empty", text: t("Nobody is rated in this game yet: finish a game with an account to appear here.") }),
   );
   return null;
 }
@@ -346,8 +359,10 @@ function finishedLine(f) {
   if (!f || !f.games) return null;
   const pct = Math.round(100 * f.share);
   return h("p", { class: `finished-share${f.share < 0.9 ? " low" : ""}`, id: "profile-finished" }, [
-    h("b", { text: `Finishes ${pct}% of games` }),
-    h("span", { class: "muted", text: ` · ${f.games - f.abandoned} of ${f.games} played to the end${f.abandoned ? `, ${f.abandoned} abandoned (a bot finished after they left)` : ""}` }),
+    h("b", { text: t("Finishes {pct}% of games", { pct }) }),
+    h("span", { class: "muted", text: " · " + (f.abandoned
+      ? t("{done} of {n} played to the end, {abandoned} abandoned (a bot finished after they left)", { done: f.games - f.abandoned, n: f.games, abandoned: f.abandoned })
+      : t("{done} of {n} played to the end", { done: f.games - f.abandoned, n: f.games })) }),
   ]);
 }
 
@@ -358,37 +373,37 @@ export async function profilePage(app, name) {
   const isMe = me.player && me.player.name.toLowerCase() === p.name.toLowerCase();
   app.replaceChildren(h("div", { class: "profile" }, [
     h("section", { class: "panel" }, [
-      h("h1", {}, [p.name, " ", h("span", { class: "badge", text: p.bot ? "bot" : p.account ? "account" : "guest" })]),
+      h("h1", {}, [p.name, " ", h("span", { class: "badge", text: p.bot ? t("bot") : p.account ? t("account") : t("guest") })]),
       isMe ? h("p", {}, [
-        h("a", { href: "/me", "data-link": "", class: "button", text: "My games" }), " ",
-        h("button", { type: "button", text: "Change name", onclick: () => openAccountDialog("pick") }), " ",
-        p.account ? null : h("button", { type: "button", class: "primary", text: "Create account", onclick: () => openAccountDialog("register") }),
+        h("a", { href: "/me", "data-link": "", class: "button", text: t("My games") }), " ",
+        h("button", { type: "button", text: t("Change name"), onclick: () => openAccountDialog("pick") }), " ",
+        p.account ? null : h("button", { type: "button", class: "primary", text: t("Create account"), onclick: () => openAccountDialog("register") }),
       ]) : null,
       finishedLine(p.finished),
-      h("h2", { text: "Ratings" }),
+      h("h2", { text: t("Ratings") }),
       ratings.length ? h("table", { class: "list", id: "profile-ratings" }, [
-        h("thead", {}, [h("tr", {}, ["Game", "Rating", "Games", ""].map((x, i) => h("th", { class: i === 1 || i === 2 ? "num" : "", text: x })))]),
+        h("thead", {}, [h("tr", {}, [t("Game"), t("Rating"), t("Games"), ""].map((x, i) => h("th", { class: i === 1 || i === 2 ? "num" : "", text: x })))]),
         h("tbody", {}, ratings.map(([g, r]) => h("tr", {}, [
           h("td", { text: gameTitle(g) }),
           h("td", { class: "num", text: r.ordinal !== undefined ? Number(r.ordinal).toFixed(1) : "" }),
           h("td", { class: "num", text: r.games !== undefined ? String(r.games) : "" }),
-          h("td", {}, [h("a", { href: `/leaderboard/${g}`, "data-link": "", text: r.rank ? `#${r.rank} on the leaderboard` : "leaderboard" })]),
+          h("td", {}, [h("a", { href: `/leaderboard/${g}`, "data-link": "", text: r.rank ? t("#{rank} on the leaderboard", { rank: r.rank }) : t("leaderboard") })]),
         ]))),
-      ]) : h("p", { class: "muted", text: p.account || p.bot ? "No rated game yet." : "Guests are not rated: create an account to appear on the leaderboards." }),
+      ]) : h("p", { class: "muted", text: p.account || p.bot ? t("No rated game yet.") : t("Guests are not rated: create an account to appear on the leaderboards.") }),
     ]),
     h("section", { class: "panel" }, [
-      h("h2", { text: "Recent games" }),
-      (p.recent || []).length ? h("table", { class: "list tables-list", id: "profile-recent" }, [h("tbody", {}, p.recent.map((t) => {
-        const seat = t.my_seat ?? t.seat ?? (t.seats || []).findIndex((s) => (s.player || s.name) === p.name);
-        const r = resultText(t, seat >= 0 ? seat : null);
-        return h("tr", { "data-table": t.id }, [
-          h("td", { class: "t-game", text: t.title || gameTitle(t.game) }),
-          h("td", { class: "t-seats", text: r.scores || seatsLine(t) }),
-          h("td", { class: "t-status" }, [h("span", { class: "status finished", text: r.head || "finished" })]),
-          h("td", { class: "t-moves t-when", text: when(t.updated_at || t.finished_at) }),
-          h("td", { class: "links" }, [h("a", { href: `/replay/${t.id}`, "data-link": "", text: "Replay" })]),
+      h("h2", { text: t("Recent games") }),
+      (p.recent || []).length ? h("table", { class: "list tables-list", id: "profile-recent" }, [h("tbody", {}, p.recent.map((tb) => {
+        const seat = tb.my_seat ?? tb.seat ?? (tb.seats || []).findIndex((s) => (s.player || s.name) === p.name);
+        const r = resultText(tb, seat >= 0 ? seat : null);
+        return h("tr", { "data-table": tb.id }, [
+          h("td", { class: "t-game", text: tableTitle(tb) || gameTitle(tb.game) }),
+          h("td", { class: "t-seats", text: r.scores || seatsLine(tb) }),
+          h("td", { class: "t-status" }, [h("span", { class: "status finished", text: r.head || t("finished") })]),
+          h("td", { class: "t-moves t-when", text: when(tb.updated_at || tb.finished_at) }),
+          h("td", { class: "links" }, [h("a", { href: `/replay/${tb.id}`, "data-link": "", text: t("Replay") })]),
         ]);
-      }))]) : h("p", { class: "muted", text: "No finished game yet." }),
+      }))]) : h("p", { class: "muted", text: t("No finished game yet.") }),
     ]),
   ]));
   return null;
@@ -402,11 +417,11 @@ export const chatHooks = { decorate: null };
 // The chat panel: lines as text only; ``send(text)`` returns false when it could not be sent.
 export function chatPanel(send, { open = true } = {}) {
   const list = h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" });
-  const input = h("input", { id: "chat-input", maxlength: CHAT_MAX, autocomplete: "off", placeholder: "Say something…", "aria-label": "Chat message" });
+  const input = h("input", { id: "chat-input", maxlength: CHAT_MAX, autocomplete: "off", placeholder: t("Say something…"), "aria-label": t("Chat message") });
   const count = h("span", { class: "chat-count muted", id: "chat-count", text: `0/${CHAT_MAX}` });
-  const sendBtn = h("button", { type: "submit", id: "chat-send", text: "Send" });
+  const sendBtn = h("button", { type: "submit", id: "chat-send", text: t("Send") });
   const unread = h("span", { class: "badge unread", id: "chat-unread", hidden: "" });
-  const summary = h("summary", { class: "fold-title" }, ["Chat ", unread]);
+  const summary = h("summary", { class: "fold-title" }, [t("Chat") + " ", unread]);
   const muteBox = h("label", { class: "toggle chat-mute", hidden: "" });
   const form = h("form", { class: "chat-form" }, [input, sendBtn]);
   const panel = h("details", { class: "panel chat-panel fold", id: "chat-panel", open: open ? "" : null }, [summary, list, form, h("div", { class: "chat-foot" }, [count, muteBox])]);
@@ -438,20 +453,22 @@ export function chatPanel(send, { open = true } = {}) {
     return r.bottom > 0 && r.top < window.innerHeight && r.height > 0;
   }
   function popUp(line) {
-    pop.replaceChildren(h("b", { text: `${speaker(line)}: ` }), h("span", { text: String(line.text ?? "").slice(0, 140) }));
+    pop.replaceChildren(h("b", { text: `${speaker(line)}: ` }), h("span", { text: lineText(line).slice(0, 140) }));
     pop.hidden = false;
     clearTimeout(popTimer);
     popTimer = setTimeout(() => { pop.hidden = true; }, 6000);
   }
 
-  const speaker = (line) => line.name ?? (line.seat === null || line.seat === undefined ? "spectator" : `seat ${line.seat + 1}`);
+  const speaker = (line) => line.name ?? (line.seat === null || line.seat === undefined ? t("spectator") : t("seat {n}", { n: line.seat + 1 }));
+  // a system line (joins, timeouts, undo…) comes with its message too: shown in the page's language
+  const lineText = (line) => (line.system && line.msg ? render(line.msg) : String(line.text ?? ""));
   function lineEl(line) {
     const mine = !line.system && mySeat !== null && line.seat === mySeat;
     const at = line.at ? new Date(typeof line.at === "number" && line.at < 1e12 ? line.at * 1000 : line.at) : null;
     const li = h("li", { class: `chat-line${line.system ? " system" : ""}${mine ? " mine" : ""}`, "data-id": line.id ?? "" });
     if (at && !Number.isNaN(at.getTime())) li.title = at.toLocaleTimeString();
     if (!line.system) li.appendChild(h("b", { class: "chat-name", text: `${speaker(line)}: ` }));
-    li.appendChild(h("span", { class: "chat-text", text: String(line.text ?? "") })); // text, never HTML
+    li.appendChild(h("span", { class: "chat-text", text: lineText(line) })); // text, never HTML
     if (chatHooks.decorate && !mine) chatHooks.decorate(li, line);
     return li;
   }
@@ -479,7 +496,7 @@ export function chatPanel(send, { open = true } = {}) {
       enabled = on;
       input.disabled = !on;
       sendBtn.disabled = !on;
-      input.placeholder = on ? "Say something…" : (why || "Chat is closed");
+      input.placeholder = on ? t("Say something…") : (why || t("Chat is closed"));
     },
     // the host's switch: spectators may not chat
     setMute(show, on, onChange) {
@@ -488,7 +505,7 @@ export function chatPanel(send, { open = true } = {}) {
       const box = h("input", { type: "checkbox", id: "mute-spectators" });
       box.checked = !!on;
       box.addEventListener("change", () => onChange(box.checked));
-      muteBox.replaceChildren(box, " mute spectators");
+      muteBox.replaceChildren(box, " " + t("mute spectators"));
     },
   };
 }
@@ -507,18 +524,39 @@ export function formatClock(ms, mode) {
 }
 
 export function clockLabel(c) {
-  if (!c || !c.mode || c.mode === "none") return "no clock";
-  if (c.mode === "realtime") return `real time: ${Math.round((c.base || 0) / 60)} min + ${c.increment || 0} s a move`;
+  if (!c || !c.mode || c.mode === "none") return t("no clock");
+  if (c.mode === "realtime") return t("real time: {min} min + {s} s a move", { min: Math.round((c.base || 0) / 60), s: c.increment || 0 });
   if (c.mode === "turn") {
     const s = c.per_move || 0;
-    return `turn based: ${s >= 86400 && s % 86400 === 0 ? `${s / 86400} day${s === 86400 ? "" : "s"}` : s >= 3600 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 60)} min`} a move`;
+    if (s >= 86400 && s % 86400 === 0) return tn("turn based: {n} day a move", "turn based: {n} days a move", s / 86400);
+    return s >= 3600 ? t("turn based: {n} h a move", { n: Math.round(s / 3600) }) : t("turn based: {n} min a move", { n: Math.round(s / 60) });
   }
   return String(c.mode);
 }
 
+// The time control without its kind ("10 min + 5 s a move", "1 day a move"): the lobby's badge.
+export function clockShort(c) {
+  if (!c || !c.mode || c.mode === "none") return t("no clock");
+  if (c.mode === "realtime") return t("{min} min + {s} s a move", { min: Math.round((c.base || 0) / 60), s: c.increment || 0 });
+  if (c.mode === "turn") {
+    const s = c.per_move || 0;
+    if (s >= 86400 && s % 86400 === 0) return tn("{n} day a move", "{n} days a move", s / 86400);
+    return s >= 3600 ? t("{n} h a move", { n: Math.round(s / 3600) }) : t("{n} min a move", { n: Math.round(s / 60) });
+  }
+  return String(c.mode);
+}
+
+// The note a table whose creator chose the seed carries: the server sends its English
+// sentence (table.py SEED_NOTE); the page shows it in its own language.
+export function seedNoteText(note) {
+  if (!note) return t("The deal was fixed by the table's creator.");
+  return note === SEED_NOTE ? t("The deal was fixed by the table's creator, who chose its seed: they can know every hidden card and the order of what is drawn.") : note;
+}
+const SEED_NOTE = "The deal was fixed by the table's creator, who chose its seed: they can know every hidden card and the order of what is drawn.";
+
 // One chip per seat with its time, counting down locally for the running seats.
 export function clockStrip() {
-  const el = h("div", { class: "clocks", id: "clocks", hidden: "", "aria-label": "Clocks" });
+  const el = h("div", { class: "clocks", id: "clocks", hidden: "", "aria-label": t("Clocks") });
   let clock = null, names = [], mySeat = null, got = 0, timer = null;
   function low(c, ms) {
     if (c.mode === "turn") return ms < Math.min(3600e3, (c.per_move || 0) * 100);
@@ -561,12 +599,12 @@ export function clockStrip() {
 // -- at the table: connection banner ------------------------------------------------------
 export function connectionBanner() {
   const text = h("span", { class: "conn-text" });
-  const retry = h("button", { type: "button", class: "small", id: "conn-retry", text: "Retry now" });
+  const retry = h("button", { type: "button", class: "small", id: "conn-retry", text: t("Retry now") });
   const el = h("div", { class: "conn-banner", id: "conn-banner", role: "status", hidden: "" }, [text, retry]);
   let countdown = null;
   return {
     el,
-    offline(secondsUntil, onRetry, why = "Connection lost") {
+    offline(secondsUntil, onRetry, why = t("Connection lost")) {
       clearInterval(countdown);
       el.hidden = false;
       el.className = "conn-banner";
@@ -575,18 +613,18 @@ export function connectionBanner() {
       const until = Date.now() + secondsUntil * 1000;
       const show = () => {
         const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-        text.textContent = left > 0 ? `${why}: reconnecting in ${left} s… Your moves are safe; you can play again once connected.` : `${why}: reconnecting…`;
+        text.textContent = left > 0 ? t("{why}: reconnecting in {left} s… Your moves are safe; you can play again once connected.", { why, left }) : t("{why}: reconnecting…", { why });
       };
       show();
       countdown = setInterval(show, 500);
     },
-    reconnecting() { clearInterval(countdown); el.hidden = false; text.textContent = "Reconnecting…"; retry.hidden = true; },
+    reconnecting() { clearInterval(countdown); el.hidden = false; text.textContent = t("Reconnecting…"); retry.hidden = true; },
     gone(message) {
       clearInterval(countdown);
       el.hidden = false;
       el.className = "conn-banner gone";
       retry.hidden = true;
-      text.replaceChildren(h("b", { text: message }), " ", h("a", { href: "/", "data-link": "", text: "Back to the lobby" }));
+      text.replaceChildren(h("b", { text: message }), " ", h("a", { href: "/", "data-link": "", text: t("Back to the lobby") }));
     },
     online() { clearInterval(countdown); el.hidden = true; },
     stop() { clearInterval(countdown); },

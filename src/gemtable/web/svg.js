@@ -136,7 +136,9 @@ export function explainable(el, json, ctx) {
 }
 
 // The verb for a hint: "tap" on a touch screen or a phone-sized one, "click" with a mouse.
-// (`capital`: "Tap" / "Click".)
+// (`capital`: "Tap" / "Click".)  A key, not a word to show: a renderer picks between two
+// whole sentences with it (`tapWord() === "tap" ? t("… tap …") : t("… click …")`), since
+// another language words them differently.
 export function tapWord(capital = false) {
   const touch = typeof window !== "undefined" && window.matchMedia && (window.matchMedia("(pointer: coarse)").matches || window.matchMedia("(max-width: 640px)").matches);
   const w = touch ? "tap" : "click";
