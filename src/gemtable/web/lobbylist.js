@@ -115,7 +115,7 @@ export function lobbyList({ games, tokensOf, saveToken }) {
       h("td", { class: "t-status" }, [h("span", { class: `status ${tb.status}${openSeats ? " open" : ""}`, text: status }),
         tb.clock && tb.clock.mode && tb.clock.mode !== "none" ? h("span", { class: "badge clock-badge", text: online.clockShort(tb.clock) }) : null,
         tb.seed_fixed ? h("span", { class: "badge seed-fixed", text: t("deal fixed by creator"), title: tb.seed_note ? online.seedNoteText(tb.seed_note) : "" }) : null]),
-      h("td", { class: "t-moves", text: tb.version ?? "" }),
+      h("td", { class: "t-moves", "data-label": t("moves: "), text: tb.version ?? "" }),
       h("td", { class: "links" }, links),
     ]);
   }
