@@ -127,3 +127,46 @@ def test_hints_give_three_moves_with_reasons():
     assert all(h["action"] in legal for h in got)
     assert any(h["reasons"] for h in got)
     assert rv.hints(state, 1 - seat) == []  # not that seat's turn
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_stored_review_renders_in_each_language(gid):
+    """The stored review (``review_json``) is language-neutral: read in English it is the
+    English review; in German its moves and reasons are what the German texts give."""
+    from gemtable.core import i18n
+
+    n = min(all_games()[gid].player_counts)
+    match = _played(gid, n, seed=4)
+    stored = rv.review_json(match.to_json(), samples=2)
+    stored.pop("seconds")
+    assert i18n.is_message(stored["bot"]) and stored["swings"]
+    assert all("played" not in s and "best" not in s for s in stored["swings"])
+    assert rv.render_review(stored, match.to_json(), "en") == rv.review(match, samples=2)
+    german = rv.render_review(stored, match, "de")
+    assert german == rv.review(match, samples=2, lang="de")
+    game = all_games()[gid]
+    for s in german["swings"]:
+        state = match.replay(s["move"] - 1)
+        seat, data = match.actions[s["move"] - 1]
+        assert s["played"] == state.action_text(seat, game.action_from_json(data), "de")
+
+
+def test_explain_gives_messages_for_later():
+    """``Game.explain(..., lang=None)``: the same phrases as messages, rendered later."""
+    from gemtable.core import i18n
+
+    game = all_games()["splendor"]
+    state = _played("splendor", 2, seed=4).replay(6)
+    seat = state.to_move()[0]
+    before = game.value_features(state, seat)
+    after = [x + 0.3 for x in before]
+    messages = game.explain(before, after, lang=None)
+    assert messages and all(i18n.is_message(m) for m in messages)
+    for lang in ("en", "de"):
+        assert [i18n.render(m, lang, game.domains) for m in messages] == game.explain(before, after, lang=lang)
+
+
+def test_an_old_review_with_texts_renders_as_it_is():
+    match = _played("splendor", 2, seed=4)
+    old = rv.review(match, samples=2)
+    assert rv.render_review(old, match, "de") == old

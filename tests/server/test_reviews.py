@@ -147,3 +147,94 @@ def test_on_postgresql_exactly_one_worker_computes_a_review(postgres_url):
     finally:
         for db in workers:
             db.dispose()
+
+
+# -- the reader's language --------------------------------------------------------------------
+def _catalogue_words(domains):
+    """Words of the catalogues' English that their German never uses (so a German text
+    holding one of them shows English)."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    english, german = set(), set()
+    for domain in domains:
+        with (domain / "de.po").open("rb") as f:
+            for m in read_po(f, locale="de"):
+                if not m.id:
+                    continue
+                ids = m.id if isinstance(m.id, (list, tuple)) else [m.id]
+                strings = m.string if isinstance(m.string, (list, tuple)) else [m.string]
+                english.update(w.lower() for text in ids for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", "", text)))
+                german.update(w.lower() for text in strings for w in re.findall(r"[A-Za-zÄÖÜäöüß]{4,}", text))
+    return english - german
+
+
+def _texts(review):
+    out = [review["bot"]]
+    for w in review["swings"]:
+        out += [w["played"], w["best"], *w["best_reasons"], *w["played_reasons"]]
+    return out
+
+
+def _english_in(texts, words):
+    import re
+
+    return {w for text in texts for w in re.findall(r"[A-Za-z]{4,}", text) if w.lower() in words}
+
+
+def test_a_review_reads_in_the_readers_language(db_url, toy_registered):
+    """Stored language-neutral; read in English it is what the review of the match gives,
+    read in German its moves, reasons and judge are German."""
+    from gemtable.analysis.review import review as run_review
+    from gemtable.core import Match, get_game, i18n
+
+    app = create_app(db_url, bot_delay=0.0, limits=Limits.relaxed())
+    with TestClient(app) as client:
+        app.state.reviews.samples = 2
+        tid = finished(client)
+        client.post(f"/api/tables/{tid}/review")
+        assert reviewed(client, tid)["status"] == "done"
+        with app.state.manager.db.session() as s:
+            stored = s.get(ReviewRow, tid).data
+        assert stored["swings"] and i18n.is_message(stored["bot"])
+        assert all("played" not in w and "played_action" in w for w in stored["swings"])
+        match = client.get(f"/api/tables/{tid}/match").json()
+        english = client.get(f"/api/tables/{tid}/review", headers={"Accept-Language": "en"}).json()["review"]
+        expected = run_review(Match.from_json(match), samples=2)
+        assert {k: v for k, v in english.items() if k != "seconds"} == expected
+        german = client.get(f"/api/tables/{tid}/review", headers={"Accept-Language": "de"}).json()["review"]
+        assert german["chances"] == english["chances"] and len(german["swings"]) == len(english["swings"])
+        game = get_game("splendor")
+        m = Match.from_json(match)
+        for w, e in zip(german["swings"], english["swings"]):
+            state = m.replay(w["move"] - 1)
+            played = game.action_from_json(m.actions[w["move"] - 1][1])
+            assert w["played"] == state.action_text(w["seat"], played, "de") != e["played"]
+        words = _catalogue_words(game.domains)
+        assert _english_in(_texts(english), words)  # the check sees English where there is some
+        assert not _english_in(_texts(german), words), _texts(german)
+        assert any(w["best_reasons"] or w["played_reasons"] for w in german["swings"])
+        # the same again comes from the cache; a POST answers in the reader's language too
+        assert client.get(f"/api/tables/{tid}/review", headers={"Accept-Language": "de"}).json()["review"] == german
+        assert client.post(f"/api/tables/{tid}/review", headers={"Accept-Language": "de"}).json()["review"] == german
+
+
+def test_a_review_stored_with_english_texts_still_serves(db_url, toy_registered):
+    """A review stored by an older version (texts, not messages) is shown as it is, in any
+    language."""
+    from gemtable.analysis.review import review as run_review
+    from gemtable.core import Match
+
+    app = create_app(db_url, bot_delay=0.0, limits=Limits.relaxed())
+    with TestClient(app) as client:
+        tid = finished(client)
+        match = client.get(f"/api/tables/{tid}/match").json()
+        old = run_review(Match.from_json(match), samples=2)
+        old["seconds"] = 1.5
+        with app.state.manager.db.session() as s:
+            s.add(ReviewRow(table_id=tid, status="done", data=old))
+            s.commit()
+        for lang in ("en", "de"):
+            got = client.get(f"/api/tables/{tid}/review", headers={"Accept-Language": lang})
+            assert got.status_code == 200 and got.json()["review"] == old

@@ -103,3 +103,49 @@ def test_the_analysis_board_tries_other_moves(browser, live_server, finished, ar
     assert page.inner_text("#counter").startswith("move 4 /")
     assert errors == []
     context.close()
+
+
+def _english_words() -> set[str]:
+    """Words of the English of Splendor's, the kernel's and the web client's catalogues that
+    their German never uses: a German page showing one of them shows English."""
+    import re
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    from gemtable.core import get_game
+
+    english, german = set(), set()
+    web = Path(__file__).resolve().parents[2] / "src" / "gemtable" / "web" / "locale"
+    for domain in (*get_game("splendor").domains, web):
+        with (domain / "de.po").open("rb") as f:
+            for m in read_po(f, locale="de"):
+                ids = m.id if isinstance(m.id, (list, tuple)) else [m.id]
+                strings = m.string if isinstance(m.string, (list, tuple)) else [m.string]
+                english.update(w.lower() for t in ids if t for w in re.findall(r"[A-Za-z]{4,}", re.sub(r"\{\w+\}", "", t)))
+                german.update(w.lower() for t in strings if t for w in re.findall(r"[A-Za-zÄÖÜäöüß]{4,}", t))
+    return english - german
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_review_in_german(browser, live_server, finished, artifacts, size):
+    """A German reader's review panel: the moves, the reasons and the judge in German."""
+    import re
+
+    game_id = "splendor" if "splendor" in GAMES else GAMES[0]
+    context = browser.new_context(viewport=SIZES[size], locale="de-DE")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.size_name = size
+    page.goto(live_server.url + f"/replay/{finished[game_id]}")
+    page.wait_for_selector("#review[data-ready='1']", timeout=120_000)
+    text = page.inner_text("#review")
+    assert "Gespielt" in text or "gespielt" in text, text
+    english = _english_words()
+    left = {w for w in re.findall(r"[A-Za-z]{4,}", text) if w.lower() in english}
+    assert not left, (left, text)
+    page.screenshot(path=str(artifacts / f"review-de-{game_id}-{size}.png"), full_page=True)
+    _check_shell(page, f"review de {size}")
+    assert errors == []
+    context.close()

@@ -11,6 +11,9 @@ swings (``tests/analysis/test_review.py`` checks it for every game).
 * :func:`review` goes through a finished match: every seat's chance after every move,
   then for each seat its biggest drops with the move the evaluator prefers there and
   how much that move was worth;
+  A review is stored language-neutral (``lang=None``: the moves as action JSON, the
+  reasons and the judge's name as messages) and put into a reader's words when it is
+  read (:func:`render_review`);
 * :func:`hints` ranks the moves a seat may make now and says what each does in player
   words (``Game.explain`` on the seat's value features before and after).
 
@@ -30,6 +33,7 @@ from gemtable.bots import learned
 from gemtable.bots.base import evaluate
 from gemtable.core import (
     Action,
+    Game,
     GemtableError,
     IllegalAction,
     Match,
@@ -37,6 +41,7 @@ from gemtable.core import (
     Rng,
     State,
     canonical,
+    get_game,
     i18n,
 )
 from gemtable.core.i18n import msg, msgn
@@ -88,13 +93,15 @@ class Judge:
 
     def title(self, lang: str = i18n.SOURCE) -> str:
         """Who judges, in ``lang``: "learned value, one ply, 8 samples"."""
+        return i18n.render(self.title_message(), lang)
+
+    def title_message(self) -> i18n.Message:
+        """Who judges, as a message (rendered in each reader's language)."""
         # (the English says "samples" for one too, as it always has)
         if self.model is not None:
-            message = msgn("learned value, one ply, {n} samples", "learned value, one ply, {n} samples",
-                           n=self.samples)
-        else:
-            message = msgn("heuristic, one ply, {n} samples", "heuristic, one ply, {n} samples", n=self.samples)
-        return i18n.render(message, lang)
+            return msgn("learned value, one ply, {n} samples", "learned value, one ply, {n} samples",
+                        n=self.samples)
+        return msgn("heuristic, one ply, {n} samples", "heuristic, one ply, {n} samples", n=self.samples)
 
     def _values(self, det: State) -> list[float]:
         if det.is_over():
@@ -122,10 +129,11 @@ class Judge:
         dets = self._dets(state, seat, "chance")
         return sum(self._values(d)[seat] for d in dets) / len(dets)
 
-    def rank(self, state: State, seat: int, explain: int = 0, lang: str = i18n.SOURCE) -> list[Choice]:
+    def rank(self, state: State, seat: int, explain: int = 0, lang: str | None = i18n.SOURCE) -> list[Choice]:
         """Every legal move of ``seat``, best first, each with its expected chance (the
         same determinizations for every move, so the comparison is paired); the first
-        ``explain`` of them with their reasons (:meth:`reasons`).  Texts in ``lang``."""
+        ``explain`` of them with their reasons (:meth:`reasons`).  Texts in ``lang``
+        (``None``: the moves' texts in English, the reasons as messages)."""
         dets = self._dets(state, seat, "rank")
         out = []
         for a in state.legal_actions(seat):
@@ -139,20 +147,20 @@ class Judge:
                 total += self._values(child)[seat]
                 used += 1
             if used:
-                out.append(Choice(a, state.action_text(seat, a, lang), total / used, []))
+                out.append(Choice(a, state.action_text(seat, a, lang or i18n.SOURCE), total / used, []))
         out.sort(key=lambda c: -c.chance)
         for c in out[:explain]:
             c.reasons = self.reasons(state, seat, c.action, lang=lang)
         return out
 
     def reasons(self, state: State, seat: int, action: Action, depth: int = 4,
-                lang: str = i18n.SOURCE) -> list[str]:
+                lang: str | None = i18n.SOURCE) -> list[Any]:
         """What ``action`` does for ``seat``, in player words (``Game.explain`` of the seat's
         value features before and after, averaged over the determinizations).  A turn made
         of several decisions (take, then place) is followed to its end: while ``seat``
         alone is still to move, the evaluator's best next decision is played (at most
         ``depth`` of them), so a first step is explained by what it leads to.  The reasons
-        are in ``lang``."""
+        are in ``lang``; with ``lang=None`` they are messages (``Game.explain``'s)."""
         game = self.game
         if game.explain is None or game.value_features is None:
             return []
@@ -199,12 +207,15 @@ def hints(state: State, seat: int, count: int = 3, samples: int = HINT_SAMPLES,
 
 def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], samples: int = SAMPLES,
                   swings: int = SWINGS, progress: Callable[[int, int], None] | None = None,
-                  lang: str = i18n.SOURCE) -> dict[str, Any]:
+                  lang: str | None = i18n.SOURCE) -> dict[str, Any]:
     """The review of a game given its positions (``states[t]`` before move ``t``, the last
     one after the last move) and its moves (seat, action).
 
     Each seat's chances and swings use only that seat's views of the positions.  The moves'
-    texts and the reasons are in ``lang``.
+    texts, the reasons and the judge's name are in ``lang``; with ``lang=None`` the review
+    is language-neutral, as stored: each swing's moves as action JSON (``played_action``,
+    ``best_action`` instead of the texts ``played`` and ``best``), the reasons and ``bot``
+    as messages (:func:`render_review` puts it into a reader's words).
     """
     if len(states) != len(moves) + 1:
         raise ReviewError(msg("a review needs one position more than moves"))
@@ -229,15 +240,15 @@ def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], 
             if delta >= 0:
                 break
             state, (seat, action) = states[t], moves[t]
-            ranked = judge.rank(state, seat, explain=1, lang=lang)
+            ranked = judge.rank(state, seat, explain=1, lang=None)
             played = next((c for c in ranked if c.action == action), None)
             best = ranked[0]
             if played is not None and played is not best:
-                played.reasons = judge.reasons(state, seat, action, lang=lang)
+                played.reasons = judge.reasons(state, seat, action, lang=None)
             out_swings.append({
-                "seat": seat, "move": t + 1, "played": state.action_text(seat, action, lang),
+                "seat": seat, "move": t + 1, "played_action": action.to_json(),
                 "before": chances[seat][t], "after": chances[seat][t + 1], "swing": round(delta, 4),
-                "best": best.text, "best_reasons": best.reasons,
+                "best_action": best.action.to_json(), "best_reasons": best.reasons,
                 "best_chance": round(best.chance, 4),
                 "played_chance": round(played.chance, 4) if played else None,
                 "cost": round(best.chance - played.chance, 4) if played else None,
@@ -247,15 +258,76 @@ def review_states(states: Sequence[State], moves: Sequence[tuple[int, Action]], 
             if progress:
                 progress(done, steps)
     out_swings.sort(key=lambda s: (s["seat"], s["swing"]))
-    return {"players": n, "bot": judge.title(lang), "samples": judge.samples,
-            "moves": len(moves), "chances": chances, "swings": out_swings}
+    out = {"players": n, "bot": judge.title_message(), "samples": judge.samples,
+           "moves": len(moves), "chances": chances, "swings": out_swings}
+    if lang is None:
+        return out
+    return _render(out, states[0].game, {s["move"] - 1: states[s["move"] - 1] for s in out_swings}, lang)
+
+
+def _render(review: dict[str, Any], game: Game, states: dict[int, State], lang: str) -> dict[str, Any]:
+    """``review`` with its messages and moves in ``lang``: a swing's ``played_action`` and
+    ``best_action`` become the texts ``played`` and ``best`` (in the same place), written
+    from ``states[move - 1]``, the position the move was made in.  A review stored before
+    reviews were language-neutral has texts already: they stay as they are."""
+    out = dict(review)
+    out["bot"] = i18n.render(review.get("bot", ""), lang, game.domains)
+    swings = []
+    for swing in review.get("swings", []):
+        state = states.get(swing.get("move", 0) - 1)
+        rendered: dict[str, Any] = {}
+        for key, value in swing.items():
+            if key in ("played_action", "best_action"):
+                rendered[key.removesuffix("_action")] = _action_text(game, state, swing["seat"], value, lang)
+            elif key.endswith("reasons") and isinstance(value, list):
+                rendered[key] = [i18n.render(r, lang, game.domains) for r in value]
+            else:
+                rendered[key] = value
+        swings.append(rendered)
+    out["swings"] = swings
+    return out
+
+
+def _action_text(game: Game, state: State | None, seat: int, data: Any, lang: str) -> str:
+    """The text of a stored action in ``lang`` (its JSON where the position is missing or
+    the move does not fit it: a match that no longer replays)."""
+    if state is not None:
+        try:
+            return state.action_text(seat, game.action_from_json(data), lang)
+        except GemtableError:
+            pass
+    return canonical(data)
+
+
+def render_review(review: dict[str, Any], match: Match | dict[str, Any], lang: str = i18n.SOURCE) -> dict[str, Any]:
+    """A stored review (:func:`review_json`) in ``lang``: the match is replayed to the
+    positions of the swings to write their moves; a review stored with texts (by an older
+    version) is shown as it is.  English gives what ``review(match)`` gives."""
+    if isinstance(match, dict):
+        match = Match.from_json(match)
+    game = get_game(match.game_id)
+    need = {s["move"] - 1 for s in review.get("swings", [])
+            if ("played_action" in s or "best_action" in s) and isinstance(s.get("move"), int)}
+    states: dict[int, State] = {}
+    if need:
+        last = max(need)
+        try:
+            for i, (state, _) in enumerate(match.states(game)):
+                if i in need:
+                    states[i] = state.clone()
+                if i >= last:
+                    break
+        except GemtableError:  # the match stops replaying: the moves after it keep their JSON
+            pass
+    return _render(review, game, states, lang)
 
 
 def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
-           progress: Callable[[int, int], None] | None = None, lang: str = i18n.SOURCE) -> dict[str, Any]:
+           progress: Callable[[int, int], None] | None = None,
+           lang: str | None = i18n.SOURCE) -> dict[str, Any]:
     """The review of a finished match (``MatchFileError`` if it does not replay; a
     :class:`ReviewError`, a ``ValueError``, if it is not over: a running game is never
-    reviewed), its texts in ``lang``."""
+    reviewed), its texts in ``lang`` (``None``: language-neutral, see :func:`review_states`)."""
     game = match.start().game
     states: list[State] = []
     moves: list[tuple[int, Action]] = []
@@ -295,11 +367,13 @@ def quiet_worker(niceness: int = 19, idle: bool = True) -> None:
 
 
 def review_json(match: dict[str, Any], samples: int = SAMPLES) -> dict[str, Any]:
-    """:func:`review` of a match file's JSON, with the CPU seconds it took (``seconds``)."""
+    """:func:`review` of a match file's JSON, language-neutral (as the server stores it;
+    :func:`render_review` gives it in a reader's language), with the CPU seconds it took
+    (``seconds``)."""
     import time
 
     started = time.process_time()
-    out = review(Match.from_json(match), samples=samples)
+    out = review(Match.from_json(match), samples=samples, lang=None)
     out["seconds"] = round(time.process_time() - started, 3)
     return out
 

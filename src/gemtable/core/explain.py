@@ -15,6 +15,7 @@ from pathlib import Path
 from . import i18n
 
 Phrase = str | tuple[str, str]
+Reason = str | i18n.Message
 
 
 @dataclass(frozen=True)
@@ -42,19 +43,21 @@ def _amount(x: float) -> str:
     return str(max(1, round(x)))
 
 
-def _phrase(phrase: Phrase, n: str, lang: str, domains: Sequence[Path]) -> str:
-    if isinstance(phrase, tuple):
-        return i18n.render(i18n.msgn(phrase[0], phrase[1], n=int(n)), lang, domains)
-    if "{s}" in phrase:
-        return phrase.format(n=n, s="" if n == "1" else "s")
-    return i18n.render(i18n.msg(phrase, n=n), lang, domains)
+def _phrase(phrase: Phrase, n: str, lang: str | None, domains: Sequence[Path]) -> Reason:
+    if "{s}" in phrase and not isinstance(phrase, tuple):
+        return phrase.format(n=n, s="" if n == "1" else "s")  # English only, as it was written
+    message = i18n.msgn(phrase[0], phrase[1], n=int(n)) if isinstance(phrase, tuple) else i18n.msg(phrase, n=n)
+    return message if lang is None else i18n.render(message, lang, domains)
 
 
 def describe(names: Sequence[str], before: Sequence[float], after: Sequence[float],
-             words: Sequence[Words], limit: int = 2, lang: str = i18n.SOURCE,
-             domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> list[str]:
+             words: Sequence[Words], limit: int = 2, lang: str | None = i18n.SOURCE,
+             domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> list[Reason]:
     """Up to ``limit`` phrases for the changes from ``before`` to ``after``, in the order
-    ``words`` lists them (the game puts what matters most first), in ``lang``."""
+    ``words`` lists them (the game puts what matters most first), in ``lang``.  With
+    ``lang=None`` the phrases are messages (:mod:`gemtable.core.i18n`), to be stored and
+    rendered later in each reader's language with the game's domains (a phrase written
+    in plain English only stays a string)."""
     index = {name: i for i, name in enumerate(names)}
     out: list[str] = []
     for w in words:
@@ -75,13 +78,14 @@ def explainer(names: Sequence[str], words: Sequence[Words],
               domains: Sequence[Path] = (i18n.CORE_DOMAIN,)) -> Callable[..., list[str]]:
     """A ``Game.explain`` for a game's value features and their words, translated from
     ``domains`` (the game's catalogue folder, then the kernel's):
-    ``explain(before, after, limit=2, lang="en")``."""
+    ``explain(before, after, limit=2, lang="en")``; ``lang=None`` gives messages instead
+    of texts (:func:`describe`)."""
     unknown = [w.feature for w in words if w.feature not in names]
     if unknown:
         raise ValueError(f"words for unknown value features: {', '.join(unknown)}")
 
     def explain(before: Sequence[float], after: Sequence[float], limit: int = 2,
-                lang: str = i18n.SOURCE) -> list[str]:
+                lang: str | None = i18n.SOURCE) -> list[Reason]:
         return describe(names, before, after, words, limit, lang, domains)
 
     return explain

@@ -108,8 +108,9 @@ class Game:
     # Player words for a move's effect: explain(features_before, features_after) -> a few
     # short phrases ("+3 points", "closer to a noble") from the seat's value features
     # (gemtable.core.explain builds one from a table of words).  Hints and reviews use it;
-    # it takes the keyword ``lang`` for the reader's language.
-    explain: Callable[[Sequence[float], Sequence[float]], list[str]] | None = None
+    # it takes the keyword ``lang`` for the reader's language, and ``lang=None`` for
+    # messages (gemtable.core.i18n) that a stored review renders later for each reader.
+    explain: Callable[..., list[Any]] | None = None
     # Optional playout policy for search bots: rollout_policy(state, player, rng) -> one
     # of ``state.legal_actions(player)``, a cheap plausible move (uniform random if absent).
     # It runs inside the search on determinized states only.

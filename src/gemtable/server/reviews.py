@@ -12,11 +12,18 @@ others read the stored result.  A claim older than ``stale_s`` (its worker died)
 taken again.  A running table is never reviewed: its request is refused (409).  Asking
 and computing read the table's rows in a database thread (its status; for the review
 process, its match file): a finished table is never loaded and replayed on the event loop.
+
+A review is stored language-neutral (its moves as action JSON, its reasons and the
+judge's name as messages) and each reader gets it in their language when reading it
+(``analysis.review.render_review``: a replay to the swings' positions in a thread, kept
+per table and language in a small cache, since a done review never changes).  A review
+stored with English texts by an older version is shown as it is.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import logging
 import multiprocessing
@@ -40,6 +47,7 @@ QUEUE = 16  # reviews waiting at one worker; more are refused (429) until the qu
 PROCESSES = 1  # review processes per worker: the server's CPU budget for reviews
 RETRY_AFTER = 10  # seconds a refused request is told to wait
 STALE_S = 600.0  # a claim this old belongs to a worker that died: it may be claimed again
+RENDERED = 64  # reviews kept rendered, per (table, language)
 
 
 def _now_ms() -> int:
@@ -137,6 +145,7 @@ class Reviews(TableHooks):
         self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         self.tasks: list[asyncio.Task] = []
+        self.rendered: collections.OrderedDict[tuple[str, str], dict[str, Any]] = collections.OrderedDict()
 
     # -- life ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -186,19 +195,40 @@ class Reviews(TableHooks):
         if status != "finished":
             raise Rejected("running", i18n.msg("A game is reviewed once it is over."), 409)
 
-    async def status(self, table_id: str, checked: bool = False) -> dict[str, Any]:
-        """The review of a finished table as stored (``status`` "none" if never asked for)."""
+    async def status(self, table_id: str, checked: bool = False, lang: str = i18n.SOURCE) -> dict[str, Any]:
+        """The review of a finished table (``status`` "none" if never asked for), its texts in
+        ``lang``."""
         if not checked:
             await self._finished(table_id)
         got = await self.m.run_db(read, self.m.db, table_id)
         out = got or {"status": "none", "review": None, "error": None}
+        if out["status"] == "done" and isinstance(out["review"], dict):
+            out["review"] = await self._render(table_id, out["review"], lang)
         if out["status"] in ("queued", "working") and table_id in self.pending:
             out["position"] = list(self.pending).index(table_id) + 1
         return out
 
-    async def request(self, table_id: str) -> dict[str, Any]:
+    async def _render(self, table_id: str, review: dict[str, Any], lang: str) -> dict[str, Any]:
+        """A stored review in ``lang`` (cached: a done review never changes)."""
+        key = (table_id, lang)
+        got = self.rendered.get(key)
+        if got is not None:
+            self.rendered.move_to_end(key)
+            return got
+        match = await self.m.run_db(finished_match, self.m.db, table_id)
+        if match is None:  # the table went away meanwhile
+            return review
+        from gemtable.analysis.review import render_review
+
+        got = await asyncio.to_thread(render_review, review, match, lang)
+        self.rendered[key] = got
+        while len(self.rendered) > RENDERED:
+            self.rendered.popitem(last=False)
+        return got
+
+    async def request(self, table_id: str, lang: str = i18n.SOURCE) -> dict[str, Any]:
         """Ask for the review of a finished table: queued here unless it is done, being
-        computed, or the queue is full (429)."""
+        computed, or the queue is full (429).  The answer's texts in ``lang``."""
         await self._finished(table_id)
         got = await self.m.run_db(read, self.m.db, table_id)
         if got is None or got["status"] == "failed":
@@ -209,7 +239,7 @@ class Reviews(TableHooks):
             self._enqueue(table_id)
         elif got["status"] == "queued" and table_id not in self.pending:
             self._enqueue(table_id)  # asked for before a restart, or at another worker that died
-        return await self.status(table_id, checked=True)
+        return await self.status(table_id, checked=True, lang=lang)
 
     # -- computing ----------------------------------------------------------------------
     async def _work(self) -> None:

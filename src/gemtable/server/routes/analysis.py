@@ -29,15 +29,15 @@ def get_reviews(conn: HTTPConnection) -> Reviews:
              summary="Ask for the review of a finished game (computed in the background)",
              responses={409: {"description": "the game is not over"},
                         429: {"description": "the review queue is full (see Retry-After)"}})
-async def ask_review(table_id: str, reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
-    return await reviews.request(table_id)
+async def ask_review(table_id: str, request: Request, reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
+    return await reviews.request(table_id, language.of(request))
 
 
 @router.get("/api/tables/{table_id}/review", tags=["replays"], description=DESCRIPTION,
             summary="The review of a finished game: status none, queued, working, done (with the review) "
                     "or failed", responses={409: {"description": "the game is not over"}})
-async def review(table_id: str, reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
-    return await reviews.status(table_id)
+async def review(table_id: str, request: Request, reviews: Reviews = Depends(get_reviews)) -> dict[str, Any]:
+    return await reviews.status(table_id, lang=language.of(request))
 
 
 class HintRequest(BaseModel):
