@@ -429,5 +429,5 @@ def board_json(match: dict[str, Any], upto: int, line: Sequence[tuple[int, dict[
         "chances": [round(judge.chance(state, p), 4) for p in range(state.num_players)],
         "best": [c.to_json() for c in judge.rank(state, mover, explain=3, lang=lang)[:3]] if mover is not None else [],
         "result": state.result() if state.is_over() else None,
-        "bot": judge.name,
+        "bot": judge.title(lang),
     }
