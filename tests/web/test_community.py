@@ -49,8 +49,8 @@ def site(tmp_path_factory, smtp):
     server.stop()
 
 
-def player(browser, site, name, size="desktop", notifications=False):
-    context = browser.new_context(viewport=SIZES[size])
+def player(browser, site, name, size="desktop", notifications=False, locale=None):
+    context = browser.new_context(viewport=SIZES[size], **({"locale": locale} if locale else {}))
     if notifications:
         context.add_init_script(FAKE_NOTIFICATIONS)
         context.add_init_script("localStorage.setItem('gt.notify', '1')")
@@ -106,6 +106,38 @@ def test_the_header_lists_my_turns_and_the_browser_notifies(browser, site, artif
     assert ann.js_errors == [] and bob.js_errors == []
     ann.context.close()
     bob.context.close()
+
+
+# the header's targets as the player sees them: where each is and how large
+HEADER = """() => [...document.querySelectorAll('.topbar > .brand, #turns-button, #lang-picker, #menu-button')]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).display !== 'none')
+  .map((e) => { const r = e.getBoundingClientRect(); return { id: e.id || e.className, x: r.x, y: r.y, w: r.width, h: r.height }; })"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_header_holds_the_turns_button_and_the_language_picker(browser, site, artifacts, size, lang):
+    """With the "your turn" button, the language picker and (on a phone) the menu button, every
+    header target stays whole, in the screen and, on a phone, in one row of 40 px targets."""
+    gus = player(browser, site, f"Gus{size}{lang}", size, locale="de-DE" if lang == "de" else None)
+    hal = player(browser, site, f"Hal{size}{lang}", size)
+    tid = hosted_table(gus, site)
+    assert hal.request.post(f"{site.url}/api/tables/{tid}/join", data={}).ok
+    gus.goto(site.url + "/")
+    gus.wait_for_selector("#turns:not([hidden])")
+    gus.wait_for_selector("#lang-picker:not([hidden])")
+    assert gus.evaluate("document.documentElement.lang") == lang
+    shoot(gus, artifacts, f"header-{lang}-{size}")  # (on a phone: every tap target 40 px or more)
+    targets = gus.evaluate(HEADER)
+    assert len(targets) == (4 if size == "phone" else 3), targets
+    for t in targets:
+        assert t["x"] >= 0 and t["x"] + t["w"] <= SIZES[size]["width"], t
+    if size == "phone":
+        assert all(t["w"] >= 40 and t["h"] >= 40 for t in targets), targets
+        assert max(t["y"] for t in targets) - min(t["y"] for t in targets) < 20, targets  # one row
+    assert gus.js_errors == []
+    gus.context.close()
+    hal.context.close()
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -180,6 +180,8 @@ def test_a_whole_game_in_german(browser, live_server, artifacts, game, size, wid
     page.wait_for_url(re.compile(r"/table/\w+#token="))
     wait_ready(page)
     look(page, artifacts, f"{name}-start", problems)
+    # the list of choices is headed by its action types, in German (the game's catalogue)
+    headings = set(page.eval_on_selector_all("#actions .group-name", "els => els.map((e) => e.textContent)"))
     clicks = 0
     while page.evaluate("document.body.dataset.over") != "1" and clicks < CLICKS:
         click_once(page, rnd, prefer_board=0.3)
@@ -187,6 +189,7 @@ def test_a_whole_game_in_german(browser, live_server, artifacts, game, size, wid
         wait_ready(page)
         if clicks == 12:
             look(page, artifacts, f"{name}-middle", problems)
+            headings |= set(page.eval_on_selector_all("#actions .group-name", "els => els.map((e) => e.textContent)"))
     over = page.evaluate("document.body.dataset.over") == "1"
     look(page, artifacts, f"{name}-{'end' if over else 'late'}", problems)
     if over:
@@ -196,6 +199,7 @@ def test_a_whole_game_in_german(browser, live_server, artifacts, game, size, wid
         page.wait_for_function("() => document.querySelector('#board svg, #board .generic')")
         look(page, artifacts, f"{name}-replay", problems)
     assert problems == [], "\n".join(problems)
+    assert headings and headings <= GERMAN, headings
     assert errors == []
     assert page.evaluate("document.body.dataset.renderError || ''") == ""
     context.close()

@@ -1005,8 +1005,9 @@ async function playPage(tableId) {
       actionsBox.hidden = false;
       actionsBox.replaceChildren(h("summary", { class: "fold-title", text: t("Your choices ({n})", { n: legal.length }) }), ...(msg.hints ? [hints.el(msg)] : []), ...[...groups.entries()].map(([type, list]) =>
         h("div", { class: "action-group" }, [
-          // the group's name is the action's program name ("take_two"): shown on English pages only
-          i18n.lang === "en" ? h("div", { class: "group-name", text: type.replace(/_/g, " ") }) : null,
+          // the group's name: the action's type ("take_two" reads "take two"), in another language
+          // from the game's catalogue (context "action type": the types are not in the code's texts)
+          h("div", { class: "group-name", text: i18n.lang === "en" ? type.replace(/_/g, " ") : i18n.tp("action type", type) }),
           h("div", { class: "action-buttons" }, list.map((e) => h("button", { class: "action", "data-action": JSON.stringify(e.json), text: e.text, onclick: () => act(e) })))])));
     } else {
       actionsBox.hidden = true;

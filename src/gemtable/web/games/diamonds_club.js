@@ -528,6 +528,21 @@ function choiceLabel(e) {
   return parts.join(" + ");
 }
 
+// A points line in lines of at most `max` characters, broken only between its " · " parts
+// (the dot stays at the end of the line it closes).
+function detailLines(text, max) {
+  const lines = [];
+  for (const part of String(text).split(" · ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${lines[last]} · ${part}`.length <= max) lines[last] = `${lines[last]} · ${part}`;
+    else {
+      if (last >= 0) lines[last] += " ·";
+      lines.push(part);
+    }
+  }
+  return lines;
+}
+
 function panel(x, y, w, hgt, pl, p, ctx, v, narrow) {
   const g = s("g", { class: "player", "data-seat": p, transform: `translate(${x} ${y})` });
   const moving = (ctx.toMove || []).includes(p);
@@ -544,7 +559,14 @@ function panel(x, y, w, hgt, pl, p, ctx, v, narrow) {
   g.appendChild(s("text", { x: w - 14, y: 28, "text-anchor": "end", "font-size": 12, "font-weight": 700, fill: "#7a6a48", text: t("pts") }));
   const parts = [t("buildings {n}", { n: sc.buildings ?? 0 }), t("forests {n}", { n: sc.forests ?? 0 }), t("animals {n}", { n: sc.animals ?? 0 }), t("bonus {n}", { n: sc.bonus ?? 0 }), t("tracks {n}", { n: sc.tracks ?? 0 })].join(" · ");
   const detail = pl.not_scored ? t("not scored (had {total}): {parts}", { total: sc.total, parts }) : t("points: {parts}", { parts });
-  g.appendChild(s("text", { class: "dc-points-detail", x: 14, y: 45, "font-size": fit(detail, w - 28, 11), fill: pl.not_scored ? "#b0281c" : "#6a6258", text: detail }));
+  const df = fit(detail, w - 28, 11);
+  const ink = pl.not_scored ? "#b0281c" : "#6a6258";
+  if (df >= fmin) g.appendChild(s("text", { class: "dc-points-detail", x: 14, y: 45, "font-size": df, fill: ink, text: detail }));
+  else {
+    // a phone's smallest readable size does not fit the line: two lines, broken between parts
+    const lines = detailLines(detail, Math.floor((w - 28) / (fmin * 0.62)) - 2);
+    lines.forEach((line, i) => g.appendChild(s("text", { class: "dc-points-detail", x: 14, y: 41 + i * fmin * 1.1, "font-size": fmin, fill: ink, text: line })));
+  }
   // coins and gems
   const purse = coin(24, 66, 10);
   purse.setAttribute("data-motion-key", `dc-p${p}-coins`);

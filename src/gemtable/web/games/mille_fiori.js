@@ -7,7 +7,7 @@
 // places, hand picks, extra cards and sail/decline are clickable.
 // The static board description comes from view.layout (public data).
 
-import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, findLegal, minFont, explainable, wrapWords } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 import { t, tn, tp } from "../i18n.js";
 
@@ -521,15 +521,18 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   const nRows = Math.max(...tr.map((e) => e.row)) + 1;
   const colW = 58, cellW = 53, rowH = 27, cellH = 24;
   const headH = fmin ? 26 : 34;
-  const gx = x + 10, hy = y + 30, ry0 = hy + headH + 4;
+  // on a phone the harbor's heading (its name, when a fleet departs, what its points
+  // column means) is four lines above the rows, at the readable size: the rows and the
+  // goods' column heads move down by harborHead(), which the caller adds to the panel
+  const gx = x + 10, hy = y + 30, ry0 = hy + headH + 4 + harborHead(), colY = hy + harborHead();
   // column headers: good, its name, its value (= diamonds in the column)
   goods.forEach((good, c) => {
     const cx = gx + c * colW;
     const value = tr.filter((e) => e.col === c && L.owner(e.id) >= 0).length;
-    g.appendChild(s("rect", { x: cx, y: hy, width: cellW, height: headH, rx: 5, fill: "#f1dcc0", stroke: "#b8692c", "stroke-width": 1 }));
-    g.appendChild(icon(good, cx + 14, hy + 13, 9.5));
-    g.appendChild(s("circle", { cx: cx + 39, cy: hy + 13, r: 9, fill: value ? "#b8692c" : "#fffaf0", stroke: "#7a3f12", "stroke-width": 1 }));
-    g.appendChild(s("text", { x: cx + 39, y: hy + 17.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: value ? "#fff" : "#7a3f12", text: value }));
+    g.appendChild(s("rect", { x: cx, y: colY, width: cellW, height: headH, rx: 5, fill: "#f1dcc0", stroke: "#b8692c", "stroke-width": 1 }));
+    g.appendChild(icon(good, cx + 14, colY + 13, 9.5));
+    g.appendChild(s("circle", { cx: cx + 39, cy: colY + 13, r: 9, fill: value ? "#b8692c" : "#fffaf0", stroke: "#7a3f12", "stroke-width": 1 }));
+    g.appendChild(s("text", { x: cx + 39, y: colY + 17.5, "text-anchor": "middle", "font-size": 12.5, "font-weight": 800, fill: value ? "#fff" : "#7a3f12", text: value }));
     if (!fmin) {
       const label = symbolName(good);
       const gt = s("text", { x: cx + cellW / 2, y: hy + 31, "text-anchor": "middle", "font-size": 9, fill: "#5a3a1a", text: label });
@@ -551,10 +554,17 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
   const fx = gx + 4 * colW + 18, shipW = 38;
   const per = Math.max(...hb.map((e) => e.col)) + 1;
   const px = fx + per * shipW + 10;
+  const lh = fmin ? size(10.5) * 1.2 : 15;
   g.appendChild(s("text", { x: fx, y: hy + 14, "font-size": 10.5, "font-weight": 700, fill: AREA_COLOUR.harbor, text: tn("Harbor: {n} fleet", "Harbor: {n} fleets", nRows) }));
-  g.appendChild(s("text", { x: fx, y: hy + 29, "font-size": 9.5, fill: MUTED, text: t("full fleet departs") }));
-  g.appendChild(s("text", { x: px + 4, y: hy + 14, "font-size": 9.5, fill: MUTED, text: t("pts per ship") }));
-  g.appendChild(s("text", { x: px + 4, y: hy + 29, "font-size": 9.5, fill: MUTED, text: t("(goods in row)") }));
+  g.appendChild(s("text", { x: fx, y: hy + 14 + lh, "font-size": 9.5, fill: MUTED, text: t("full fleet departs") }));
+  if (fmin) {
+    const end = { x: x + w - 8, "text-anchor": "end", "font-size": 9.5, fill: MUTED };
+    g.appendChild(s("text", { ...end, y: hy + 14 + 2 * lh, text: t("pts per ship") }));
+    g.appendChild(s("text", { ...end, y: hy + 14 + 3 * lh, text: t("(goods in row)") }));
+  } else {
+    g.appendChild(s("text", { x: px + 4, y: hy + 14, "font-size": 9.5, fill: MUTED, text: t("pts per ship") }));
+    g.appendChild(s("text", { x: px + 4, y: hy + 29, "font-size": 9.5, fill: MUTED, text: t("(goods in row)") }));
+  }
   const hp = L.lay.harbor.points_by_goods;
   for (let r = 0; r < nRows; r++) {
     const cy = ry0 + r * rowH;
@@ -590,6 +600,12 @@ function drawTrade(svg, x, y, w, hgt, v, L, ctx) {
     }
   }
   svg.appendChild(g);
+}
+
+// The room a phone's harbor heading (four lines at the readable size) takes above the
+// trade rows beyond that of the column heads; 0 on a wide screen.
+function harborHead() {
+  return fmin ? Math.ceil(3 * size(10.5) * 1.2 - 8) : 0;
 }
 
 // Lay a seat's facts out in the panel width: one line if it fits, else two
@@ -710,7 +726,7 @@ export function render(el, ctx) {
     seaY = seatsY + seatRows * (seatH() + 8) + 12;
     topY = seaY + 134;
     midY = topY + 448 + 2 * foot;
-    dispY = midY + 478 + foot + pNote + tLeg;
+    dispY = midY + 478 + foot + pNote + tLeg + harborHead();
   } else {
     seaY = 12; topY = 84; midY = 310; seatsY = 540;
     cardsY = seatsY + seatRows * 66 + 6;
@@ -727,7 +743,7 @@ export function render(el, ctx) {
     drawHouses(svg, 7, topY + 224 + foot, 486, 216 + foot, v, L, ctx);
     drawPyramid(svg, 7, midY, 240, 222 + pNote, "nobles", t("Nobles"), v, L, ctx, pNote);
     drawPyramid(svg, 253, midY, 240, 222 + pNote, "commoners", t("Commoners"), v, L, ctx, pNote);
-    drawTrade(svg, 7, midY + 230 + pNote, 486, 222 + foot + tLeg, v, L, ctx);
+    drawTrade(svg, 7, midY + 230 + pNote, 486, 222 + foot + tLeg + harborHead(), v, L, ctx);
     drawSeats(svg, seatsY, v, L, ctx, W, 2);
   } else {
     drawWorkshops(svg, 10, topY, 486, 216, v, L, ctx);
@@ -785,7 +801,19 @@ export function render(el, ctx) {
   ];
   if (ctx.over || v.phase === "over") info.push(t("the game is over"));
   else if (v.ending) info.push(t("the last round is on"));
-  info.forEach((line, k) => svg.appendChild(s("text", { x: ix, y: cardsY + 30 + k * 19, "font-size": 12, fill: k === 4 ? "#ffd24a" : "#e8e2d2", text: line })));
+  if (narrow) {
+    // a line too long for the room right of the choices, at the readable size, breaks at
+    // its " · " parts first, then between words
+    const f = size(12), max = Math.max(1, Math.floor((W - ix - 6) / (f * 0.56)));
+    let y = cardsY + 24;
+    info.forEach((line, k) => {
+      const parts = line.length <= max ? [line] : line.split(" · ").flatMap((part) => wrapWords(part, max));
+      for (const part of parts) {
+        svg.appendChild(s("text", { x: ix, y, "font-size": f, fill: k === 4 ? "#ffd24a" : "#e8e2d2", text: part }));
+        y += f * 1.15;
+      }
+    });
+  } else info.forEach((line, k) => svg.appendChild(s("text", { x: ix, y: cardsY + 30 + k * 19, "font-size": 12, fill: k === 4 ? "#ffd24a" : "#e8e2d2", text: line })));
 
   // the display (extra cards)
   const disp = s("g", { id: "mf-display" });

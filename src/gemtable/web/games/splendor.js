@@ -2,7 +2,7 @@
 // bank and one panel per seat.  Drawn from the view; the legal actions are
 // highlighted on the board (tokens, cards, decks, nobles) and clickable.
 
-import { s, colour, fillOf, patternDefs, clickable, explainable, findLegal, minFont, tapWord } from "../svg.js";
+import { s, colour, fillOf, patternDefs, clickable, explainable, findLegal, minFont, tapWord, unshy, wrapWords } from "../svg.js";
 import { boardDialog } from "../dialog.js";
 import { t, tn, tp, render as say } from "../i18n.js";
 
@@ -143,14 +143,33 @@ function noble(x, y, size, nb, ctx, key = `sp-noble-${nb.id}`) {
 
 // A word wider than its button (German "Reservieren") is set smaller to fit: a bold
 // character is about 0.62 em wide.
-function fitFont(label, w, font) { return Math.min(font, (w - 6) / (0.62 * Math.max(1, String(label).length))); }
+function fitFont(label, w, font) { return Math.min(font, (w - 6) / (0.62 * Math.max(1, unshy(label).length))); }
 
-function pill(x, y, w, label, fill, hgt = 20, font = hgt * 0.575) {
-  font = fitFont(label, w, font);
+// A button: `label` on a pill.  On a phone its text never goes under the readable size
+// (fmin): a word too wide for the pill then breaks at its soft hyphens when the pill may
+// grow upwards to `lines` lines ("Reser-" / "vieren"), and a line still too wide has its
+// letters set closer (textLength) so that it stays inside the pill.
+function pill(x, y, w, label, fill, hgt = 20, font = hgt * 0.575, lines = 1) {
+  let rows = [unshy(label)];
+  if (fmin && fitFont(label, w, font) < fmin) {
+    font = Math.max(font, fmin);
+    const wrapped = wrapWords(label, Math.max(1, Math.floor((w - 6) / (0.62 * font))));
+    if (lines > 1 && wrapped.length <= lines) rows = wrapped;
+  } else font = fitFont(label, w, font);
+  const grow = (rows.length - 1) * font * 1.1;
+  y -= grow;
+  hgt += grow;
   const g = s("g", { class: "pill" });
-  g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: hgt / 2, fill, stroke: "#0005" }));
-  g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: w + 4, height: hgt + 4, rx: hgt / 2 + 2 }));
-  g.appendChild(s("text", { x: x + w / 2, y: y + hgt * 0.7, "text-anchor": "middle", "font-size": font, "font-weight": 700, fill: "#fff", text: label }));
+  g.appendChild(s("rect", { x, y, width: w, height: hgt, rx: (hgt - grow) / 2, fill, stroke: "#0005" }));
+  g.appendChild(s("rect", { class: "hl", x: x - 2, y: y - 2, width: w + 4, height: hgt + 4, rx: (hgt - grow) / 2 + 2 }));
+  rows.forEach((row, i) => {
+    const text = s("text", { x: x + w / 2, y: y + (hgt - grow) * 0.7 + i * font * 1.1, "text-anchor": "middle", "font-size": font, "font-weight": 700, fill: "#fff", text: row });
+    if (fmin && row.length * font * 0.62 > w - 6 + 0.5) {
+      text.setAttribute("textLength", w - 6);
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    g.appendChild(text);
+  });
   return g;
 }
 
@@ -293,7 +312,7 @@ export function render(el, ctx) {
     const blind = findLegal(ctx.legal, { type: "reserve_blind", level })[0];
     if (blind) {
       // phone: the whole deck is the target
-      const g = s("g", {}, [narrow ? hitRect(10, y, 86, ch) : null, narrow ? pill(13, y + ch - 40 - fmin * 1.5, 80, t("Reserve"), "#b06a12", fmin * 1.5, fmin) : pill(16, y + ch - 54, 74, t("Reserve"), "#b06a12")]);
+      const g = s("g", {}, [narrow ? hitRect(10, y, 86, ch) : null, narrow ? pill(13, y + ch - 40 - fmin * 1.5, 80, t("Reserve"), "#b06a12", fmin * 1.5, fmin, 2) : pill(16, y + ch - 54, 74, t("Reserve"), "#b06a12")]);
       rows.appendChild(clickable(g, blind, ctx.act));
     }
     (v.board[level - 1] || []).forEach((card, i) => {
