@@ -72,8 +72,12 @@ def live_server(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # One browser per test module, stopped when the module is done: Playwright's sync API keeps
+    # an event loop marked as running in this thread while it is started, and the tests that run
+    # asyncio themselves (loadtest, group commit...) may come next in the same process when the
+    # suite runs in several processes (pytest -n).
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no chromium at {CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")

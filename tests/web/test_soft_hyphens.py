@@ -10,7 +10,6 @@ from gemtable.core import i18n
 from gemtable.games.diamonds_club import GAME
 
 pytest.importorskip("playwright")
-from tests.web.conftest import browser, live_server, page  # noqa: E402,F401  (the browser fixtures)
 
 SHY = "\u00ad"
 
@@ -23,7 +22,7 @@ def test_the_catalogue_marks_the_long_building_names():
 
 
 @pytest.mark.browser
-def test_words_break_at_soft_hyphens_only(page, live_server):  # noqa: F811
+def test_words_break_at_soft_hyphens_only(page, live_server):
     page.goto(live_server.url)
     got = page.evaluate("""(shy) => import('/static/svg.js').then((m) => [
         m.wrapWords(`Spring${shy}brunnen`, 8),
