@@ -91,3 +91,45 @@ def test_deflated_table_socket_plays_a_game(server):
     finally:
         for ws in sockets:
             ws.close()
+
+
+def test_state_messages_are_written_directly_and_in_order(server, monkeypatch):
+    """A move's messages go out through ``write_text_now`` (no writer task), one per socket, and
+    a socket whose transport paused writing gets its messages through the queue, in order."""
+    written: list[str] = []
+    direct = TableSocketProtocol.write_text_now
+
+    def counting(self, text):
+        ok = direct(self, text)
+        if ok:
+            written.append(json.loads(text)["type"])
+        return ok
+
+    monkeypatch.setattr(TableSocketProtocol, "write_text_now", counting)
+    res = _post(server, "/api/tables", {"game": "splendor", "players": 2,
+                                        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]})
+    tid = res["table"]["id"]
+    tokens = [s["token"] for s in res["seats"]]
+    sockets = [connect(f"ws://{server}/ws/tables/{tid}", subprotocols=["gemtable", f"token.{t}"],
+                       compression="deflate") for t in tokens]
+    try:
+        states = [_next_state(ws, 0) for ws in sockets]
+        before = written.count("state")
+        mover = states[0]["to_move"][0]
+        sockets[mover].send(json.dumps({"type": "action", "action": states[mover]["legal"][0]["json"], "version": 0}))
+        states = [_next_state(ws, 1) for ws in sockets]
+        assert written.count("state") - before == 2  # one state message per seat, written directly
+
+        # the writable flag down (as uvicorn sets it when the transport pauses writing): queued,
+        # sent by the writer once it is up again, after nothing that was pushed later
+        monkeypatch.setattr(TableSocketProtocol, "write_text_now", lambda self, text: False)
+        mover = states[0]["to_move"][0]
+        sockets[mover].send(json.dumps({"type": "action", "action": states[mover]["legal"][0]["json"], "version": 1}))
+        sockets[mover].send(json.dumps({"type": "ping"}))
+        got = []
+        while not got or got[-1]["type"] != "pong":
+            got.append(json.loads(sockets[mover].recv(timeout=10)))
+        assert [m["type"] for m in got][-2:] == ["state", "pong"] and got[-2]["version"] == 2
+    finally:
+        for ws in sockets:
+            ws.close()
