@@ -238,6 +238,7 @@ class _Line:
 
     waiting: list[tuple[tuple, dict[str, Any], asyncio.Future]] = dataclasses.field(default_factory=list)
     flushing: asyncio.Future | None = None
+    starting: bool = False  # a group is to start at the end of this turn of the event loop
 
 
 class GroupCommit:
@@ -284,9 +285,17 @@ class GroupCommit:
             line = self.lines[loop] = _Line()
         done = loop.create_future()
         line.waiting.append((args, kwargs, done))
-        if line.flushing is None:
-            self._next(loop, line)
+        if line.flushing is None and not line.starting:
+            # the group starts once the event loop has run what is ready now: the other moves
+            # read from the sockets in the same turn join it (one hop to the database thread)
+            line.starting = True
+            loop.call_soon(self._start, loop, line)
         await done
+
+    def _start(self, loop: asyncio.AbstractEventLoop, line: _Line) -> None:
+        line.starting = False
+        if line.flushing is None and line.waiting:
+            self._next(loop, line)
 
     def _next(self, loop: asyncio.AbstractEventLoop, line: _Line) -> None:
         group, line.waiting = line.waiting, []
