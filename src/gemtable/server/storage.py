@@ -246,7 +246,8 @@ class GroupCommit:
     accepted while the previous one was under way.
 
     ``store`` (event loop) queues an action and waits for its group's commit.  A group goes to
-    the database thread when none is under way there; meanwhile the next group gathers.  In
+    the database thread at the end of the event loop's turn when none is under way there (the
+    moves read from the sockets in the same turn share it); meanwhile the next group gathers.  In
     the thread (``flush``) the group is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``, the
     file's ``synchronous=FULL``: on disk when it returns), each action in a savepoint of its
     own written by ``Storage.commit(…, into=connection)``: an action that fails (a stale
