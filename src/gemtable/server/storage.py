@@ -238,7 +238,6 @@ class _Line:
 
     waiting: list[tuple[tuple, dict[str, Any], asyncio.Future]] = dataclasses.field(default_factory=list)
     flushing: asyncio.Future | None = None
-    starting: bool = False  # a group is to start at the end of this turn of the event loop
 
 
 class GroupCommit:
@@ -246,8 +245,7 @@ class GroupCommit:
     accepted while the previous one was under way.
 
     ``store`` (event loop) queues an action and waits for its group's commit.  A group goes to
-    the database thread at the end of the event loop's turn when none is under way there (the
-    moves read from the sockets in the same turn share it); meanwhile the next group gathers.  In
+    the database thread when none is under way there; meanwhile the next group gathers.  In
     the thread (``flush``) the group is one transaction (``BEGIN IMMEDIATE`` … ``COMMIT``, the
     file's ``synchronous=FULL``: on disk when it returns), each action in a savepoint of its
     own written by ``Storage.commit(…, into=connection)``: an action that fails (a stale
@@ -286,17 +284,9 @@ class GroupCommit:
             line = self.lines[loop] = _Line()
         done = loop.create_future()
         line.waiting.append((args, kwargs, done))
-        if line.flushing is None and not line.starting:
-            # the group starts once the event loop has run what is ready now: the other moves
-            # read from the sockets in the same turn join it (one hop to the database thread)
-            line.starting = True
-            loop.call_soon(self._start, loop, line)
-        await done
-
-    def _start(self, loop: asyncio.AbstractEventLoop, line: _Line) -> None:
-        line.starting = False
-        if line.flushing is None and line.waiting:
+        if line.flushing is None:
             self._next(loop, line)
+        await done
 
     def _next(self, loop: asyncio.AbstractEventLoop, line: _Line) -> None:
         group, line.waiting = line.waiting, []
