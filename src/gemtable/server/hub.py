@@ -47,26 +47,17 @@ class Subscriber:
     socket takes longer than ``send_timeout`` to accept a frame, is a slow
     reader: it is dropped (``on_drop`` closes it with CLOSE_SLOW) so that it
     can never hold up the table or anyone else's messages.
-
-    ``write_now`` (optional): writes a message to the socket at once, without waiting, and
-    says whether it did (``wsserver.TableSocketProtocol.write_text_now``).  While nothing is
-    queued or being sent, ``push`` writes through it instead of waking the writer task: no
-    task switch and no timer per message.  When it declines (the socket is not writable
-    now) the message is queued as before and the writer waits for the socket, with the
-    timeout.
     """
 
     def __init__(self, seat: int | None, send: Callable[[str], Any], queue_size: int = 32,
                  send_timeout: float = 10.0, on_drop: Callable[[int, str], Any] | None = None,
-                 token: str | None = None, write_now: Callable[[str], bool] | None = None) -> None:
+                 token: str | None = None) -> None:
         self.seat = seat
         # the seat token this connection was granted its seat with: it plays the seat only while
         # the seat still has that token (``LiveTable.holds``)
         self.token = token
         self.ending: tuple[int, str] | None = None  # closing once what is queued went out (``end``)
         self.send = send  # async callable writing one message (JSON text) to the socket
-        self.write_now = write_now
-        self.sending = False  # the writer task is sending a message (it may wait for the socket)
         self.sent_version = -1
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=queue_size)
         self.send_timeout = send_timeout
@@ -86,16 +77,8 @@ class Subscriber:
         subscribers get the same one).  False when this subscriber is (now) dropped."""
         if self.dropped is not None or self.ending is not None:
             return False
-        text = msg if isinstance(msg, str) else encode_message(msg)
-        if self.write_now is not None and not self.sending and self.writer is not None and self.queue.empty():
-            try:
-                if self.write_now(text):
-                    return True
-            except Exception:  # the socket went away
-                self.drop(1001, "connection lost")
-                return False
         try:
-            self.queue.put_nowait(text)
+            self.queue.put_nowait(msg if isinstance(msg, str) else encode_message(msg))
             return True
         except asyncio.QueueFull:
             self.drop(CLOSE_SLOW, "too slow reading: messages piled up")
@@ -108,7 +91,6 @@ class Subscriber:
                 if msg is _END:
                     self.drop(*self.ending)
                     return
-                self.sending = True
                 try:
                     async with asyncio.timeout(self.send_timeout):  # no task per message (wait_for makes one)
                         await self.send(msg)
@@ -118,8 +100,6 @@ class Subscriber:
                 except Exception:  # the socket went away
                     self.drop(1001, "connection lost")
                     return
-                finally:
-                    self.sending = False
         except asyncio.CancelledError:
             pass
 

@@ -22,7 +22,6 @@ from ..moderation import CLOSE_BANNED
 from ..limits import TokenBucket, depth_exceeds, parse_message, shown
 from ..hub import Subscriber
 from ..table import LiveTable, Rejected
-from ..wsserver import direct_writer
 from ..tables import TableManager
 
 router = APIRouter()
@@ -86,8 +85,7 @@ async def table_socket(ws: WebSocket, table_id: str):
         await ws.send_text(text)
 
     sub = Subscriber(seat, send, queue_size=limits.send_queue, send_timeout=limits.send_timeout,
-                     on_drop=on_drop, token=token if seat is not None else None,
-                     write_now=direct_writer(ws.scope))  # (None on other ASGI servers, TestClient)
+                     on_drop=on_drop, token=token if seat is not None else None)
     sub.address = client_address(ws)  # chat rate limits of spectators (inplay.py)
     sub.player = await identity.player_id(ws)  # (a ban closes the player's sockets: moderation.py)
     sub.start()
