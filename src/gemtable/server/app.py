@@ -61,7 +61,8 @@ def uvicorn_config(app, host: str = "127.0.0.1", port: int = 8000, log_level: st
     fully arrived (``h11_max_incomplete_event_size``: the request target's cap plus
     the headers' cap), and ``http11.GuardedH11Protocol`` answers such a head 414 or 431
     instead of h11's bare 400; a head that arrived whole is measured by ``Guard``.
-    WebSocket frames are capped by ``ws_max_size``.  Forwarded client addresses are
+    WebSockets: uvicorn's sans-I/O protocol with a faster deflate level
+    (``wsserver.TableSocketProtocol``); frames are capped by ``ws_max_size``.  Forwarded client addresses are
     trusted only behind a proxy.
     """
     import uvicorn
@@ -69,6 +70,7 @@ def uvicorn_config(app, host: str = "127.0.0.1", port: int = 8000, log_level: st
     limits = limits or getattr(getattr(app, "state", None), "limits", None) or Limits()
     options: dict[str, Any] = dict(
         host=host, port=port, log_level=log_level, http="gemtable.server.http11:GuardedH11Protocol",
+        ws="gemtable.server.wsserver:TableSocketProtocol",
         h11_max_incomplete_event_size=limits.max_target + limits.max_headers,
         ws_max_size=limits.max_message, ws_ping_interval=20.0, ws_ping_timeout=20.0,
         proxy_headers=behind_proxy, server_header=False, limit_concurrency=2000, timeout_keep_alive=5,

@@ -225,6 +225,9 @@ class Community(TableHooks):
         # tables held here waiting for a player who is at them (not written to the database):
         # player id -> {table id: since}
         self._here: dict[str, dict[str, dt.datetime]] = {}
+        # the same by table: table id -> the players noted at it (may name some no longer in
+        # ``_here``: ``turns`` drops entries by player)
+        self._here_at: dict[str, set[str]] = {}
 
     # -- life -----------------------------------------------------------------------------
     def start(self) -> None:
@@ -382,12 +385,25 @@ class Community(TableHooks):
         self._spawn(self._record(table.id, table.game.id, table.rev, away, set(), others, actor))
 
     def _note_here(self, table_id: str, present: set[str]) -> None:
-        for pid in [p for p, tables in self._here.items() if table_id in tables and p not in present]:
-            del self._here[pid][table_id]
-            if not self._here[pid]:
-                del self._here[pid]
+        """Note the players at ``table_id`` now (``present``), since when; forget the others'.
+        (Per move: the work is the table's own players, not every player noted.)"""
+        before = self._here_at.get(table_id, ())
+        for pid in [p for p in before if p not in present]:
+            tables = self._here.get(pid)
+            if tables is not None:
+                tables.pop(table_id, None)
+                if not tables:
+                    del self._here[pid]
+        if not present:
+            self._here_at.pop(table_id, None)
+            return
+        if before != present:
+            self._here_at[table_id] = set(present)
+        now = None
         for pid in present:
-            self._here.setdefault(pid, {}).setdefault(table_id, utcnow())
+            tables = self._here.setdefault(pid, {})
+            if table_id not in tables:
+                tables[table_id] = now = now or utcnow()
 
     async def _record(self, table_id: str, game_id: str, rev: int, movers: list[str], present: set[str],
                       others: dict[str, list[str]], actor: str | None) -> None:
