@@ -495,7 +495,7 @@ async function playPage(tableId) {
     retry += 1;
     // 4429: too many messages (or refused tokens); 4408: this connection fell behind
     const slow = ev && (ev.code === 4429 || ev.code === 4408);
-    if (slow && ev.reason) toast(t("Connection reset: {reason}", { reason: ev.reason }));
+    if (slow && ev.reason) toast(i18n.lang === "en" ? t("Connection reset: {reason}", { reason: ev.reason }) : t("Connection reset."));
     const delay = Math.min(30, (slow ? 5 : 0.5) * 2 ** (retry - 1)) * (0.85 + Math.random() * 0.3);
     banner.offline(delay, () => { retry = 0; connect(); }, navigator.onLine === false ? t("You are offline") : t("Connection lost"));
     retryTimer = setTimeout(connect, delay * 1000);
@@ -550,18 +550,21 @@ async function playPage(tableId) {
       if (sock !== ws || closed) return;
       ws = null;
       setOnline(false);
-      if (ev.code === 4404 || ev.code === 4410) { tableGone(ev.code === 4404 ? t("This table is gone: it expired or never existed.") : (ev.reason || t("This table is gone."))); return; }
+      // a close reason is English (a WebSocket close frame carries a short ASCII text): another
+      // language shows its own sentence for the code instead
+      const said = (fallback) => (i18n.lang === "en" && ev.reason ? ev.reason : fallback);
+      if (ev.code === 4404 || ev.code === 4410) { tableGone(ev.code === 4404 ? t("This table is gone: it expired or never existed.") : said(t("This table is gone."))); return; }
       if (ev.code === 4403 && token) {
         // this seat's key is refused (the host removed you, or the link is wrong): watch instead
-        toast(ev.reason || t("Your seat's key is not valid here any more: you are watching."));
+        toast(said(t("Your seat's key is not valid here any more: you are watching.")));
         localStorage.removeItem(`gt.tokens.${tableId}`);
         token = null;
         history.replaceState({}, "", `/table/${tableId}`);
         connect();
         return;
       }
-      if (ev.code === 4400) { tableGone(ev.reason || t("This table cannot be opened.")); return; }
-      if (ev.code === 4451) { tableGone(ev.reason || t("You are banned from this site.")); return; } // moderation.js
+      if (ev.code === 4400) { tableGone(said(t("This table cannot be opened."))); return; }
+      if (ev.code === 4451) { tableGone(said(t("You are banned from this site."))); return; } // moderation.js
       scheduleRetry(ev);
     };
   }
