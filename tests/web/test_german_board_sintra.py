@@ -1,48 +1,21 @@
 """The Sintra board drawn in German at desktop and phone width: no text leaves its box.
 
-The renderer (web/games/sintra.js) is loaded on its own from a small static server with
-the game's German catalogue (``useCatalogue("de", ...)``, the form /api/i18n serves), fed
-views and German action texts from the engine.  Screenshots go to tests/web/artifacts.
+The renderer (web/games/sintra.js) is drawn on its own with the game's German catalogue
+(tests/web/german_board.py).
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
-import json
-import os
 import random
-import threading
-from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 
 from gemtable.games.sintra import GAME
-from gemtable.games.sintra.rules import KEEP, OVER, PLACE
+from gemtable.games.sintra.rules import KEEP, PLACE
+
+from .german_board import SIZES, board_problems, static_server
 
 pytestmark = pytest.mark.browser
-
-WEB = Path(GAME.domains[0]).parents[2] / "web"
-ARTIFACTS = Path(__file__).parent / "artifacts"
-CHROMIUM = os.environ.get("GEMTABLE_CHROMIUM", "/usr/bin/chromium")
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-NAMES = ["Annegret", "Bartholomäus", "Clementine", "Dorothea"]
-
-
-def catalogue(po_path: Path) -> dict:
-    """The .po file in the JSON form the web client reads (web/i18n.js)."""
-    with po_path.open("rb") as f:
-        po = read_po(f, locale="de")
-    out = {}
-    for m in po:
-        if not m.id:
-            continue
-        key = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
-        if m.context:
-            key = f"{m.context}\u0004{key}"
-        out[key] = list(m.string) if isinstance(m.string, (list, tuple)) else m.string
-    return out
 
 
 def positions() -> dict[str, tuple]:
@@ -72,85 +45,17 @@ def positions() -> dict[str, tuple]:
 
 @pytest.fixture(scope="module")
 def server():
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            if self.path == "/blank":  # a page of our own: the renderer alone, no shell
-                body = b"<!doctype html><html><head><meta charset='utf-8'></head><body></body></html>"
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-                return
-            super().do_GET()
-
-    handler = functools.partial(Handler, directory=str(WEB))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-
-
-DRAW = """async ([view, seat, legal, names, messages]) => {
-  const i18n = await import("/i18n.js");
-  const mod = await import("/games/sintra.js");
-  i18n.useCatalogue("de", messages);
-  document.body.innerHTML = '<div id="board" class="board"></div>';
-  const el = document.getElementById("board");
-  mod.render(el, { view, legal, seat, names, toMove: view.to_move, patterns: false, act: () => {},
-                   confirm: null, mode: "play" });
-  // every text must lie inside the board and inside the box (rect) it starts in
-  const svg = el.querySelector("svg").getBoundingClientRect();
-  const bad = [];
-  for (const t of el.querySelectorAll("svg text")) {
-    const r = t.getBoundingClientRect();
-    if (!t.textContent.trim() || r.width === 0) continue;
-    if (r.left < svg.left - 1 || r.right > svg.right + 1) bad.push(`outside the board: ${t.textContent}`);
-    for (let g = t.parentNode; g && g.tagName !== "svg"; g = g.parentNode) {
-      const box = [...g.children].find((c) => c.tagName === "rect" && c !== t && (() => {
-        const b = c.getBoundingClientRect();
-        return b.width > 60 && b.left <= r.left + 1 && r.left <= b.right && b.top <= r.top + r.height / 2 && r.top + r.height / 2 <= b.bottom;
-      })());
-      if (box) {
-        const b = box.getBoundingClientRect();
-        if (r.right > b.right + 2) bad.push(`over its box: ${t.textContent}`);
-        break;
-      }
-    }
-  }
-  return { bad, text: el.textContent };
-}"""
+    with static_server() as url:
+        yield url
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_the_german_board_fits(server, browser, size):
-    messages = catalogue(Path(GAME.domains[0]) / "de.po")
-    width, height = SIZES[size]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    problems: list[str] = []
-    try:
-        for name, (view, seat, legal) in positions().items():
-            page.goto(server + "/blank")
-            page.add_style_tag(path=str(WEB / "style.css"))
-            out = page.evaluate(DRAW, [view, seat, legal, NAMES, messages])
-            page.screenshot(path=str(ARTIFACTS / f"sintra-de-{name}-{size}.png"), full_page=True)
-            problems.extend(f"{name}: {b}" for b in out["bad"])
-            assert "Manufaktur" in out["text"] or name == "over"
-            assert "factory" not in out["text"] and "broken glass" not in out["text"]
-            assert "…" not in out["text"], f"{name}: a text cut short"  # dialog.js cuts what does not fit
-            if name == "return":
-                assert "Glaser zurückziehen" in out["text"]
-    finally:
-        context.close()
-    assert errors == []
-    assert problems == []
+    def check(name: str, text: str) -> None:
+        assert "Manufaktur" in text or name == "over"
+        assert "factory" not in text and "broken glass" not in text
+        assert "…" not in text, f"{name}: a text cut short"  # dialog.js cuts what does not fit
+        if name == "return":
+            assert "Glaser zurückziehen" in text
+
+    assert board_problems(browser, server, GAME, size, positions(), check) == []

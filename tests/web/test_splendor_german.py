@@ -11,29 +11,18 @@ import random
 import re
 
 import pytest
-from babel.messages.pofile import read_po
 
 from gemtable.games.registry import get_game
 
+from .german_board import catalogue
 from .test_browser import click_once, create_table, play_a_few, wait_ready
 
 pytestmark = pytest.mark.browser
 
 
 def german_messages() -> dict:
-    """The catalogue as web/i18n.js reads it: "ctx\\u0004English" or "English" -> text or [forms]."""
-    path = get_game("splendor").domains[0] / "de.po"
-    with path.open("rb") as f:
-        po = read_po(f, locale="de")
-    out: dict = {}
-    for m in po:
-        if not m.id or m.fuzzy:
-            continue
-        key = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
-        if m.context:
-            key = f"{m.context}\u0004{key}"
-        out[key] = list(m.string) if isinstance(m.string, (list, tuple)) else m.string
-    return out
+    """Splendor's German catalogue as web/i18n.js reads it."""
+    return catalogue(get_game("splendor").domains[0] / "de.po")
 
 
 # Every text of the board with its box, the box of the thing it sits in (a button, a seat
