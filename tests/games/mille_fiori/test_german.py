@@ -7,47 +7,19 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 from rich.console import Console
 
 from gemtable.core import format_text, i18n
 from gemtable.games.mille_fiori import GAME
 
+from ..german import english_fragments, used_messages
+
 PACKAGE = Path(GAME.domains[0]).parent
-RENDERER = PACKAGE.parents[1] / "web" / "games" / "mille_fiori.js"
-JS_KEYWORDS = {"t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 NAMES = ["Anna", "Bernd", "Clara", "Dora"]
 
 
-def used_messages() -> dict:
-    used = i18n.extract(sorted(p for p in PACKAGE.glob("*.py") if "i18n" in p.read_text(encoding="utf-8")))
-    used.update(i18n.extract([RENDERER], keywords=JS_KEYWORDS, method="javascript"))
-    return used
-
-
-def english_fragments() -> list[str]:
-    """Pieces of English sentences whose German differs: any of them in a German text means
-    a message was shown untranslated."""
-    with (PACKAGE / "locale" / "de.po").open("rb") as f:
-        po = read_po(f, locale="de")
-    out = set()
-    for m in po:
-        if not m.id:
-            continue
-        ids = m.id if isinstance(m.id, (list, tuple)) else (m.id,)
-        strings = m.string if isinstance(m.string, (list, tuple)) else (m.string,)
-        for english in ids:
-            if english in strings:
-                continue
-            for piece in re.split(r"\{\w+\}", english):
-                piece = piece.strip(" .,:;()+—·")
-                if len(piece) >= 12 and " " in piece:
-                    out.add(piece)
-    return sorted(out)
-
-
 def test_the_catalogue_translates_every_text_with_the_same_fields():
-    used = used_messages()
+    used = used_messages(GAME)
     assert len(used) > 80
     assert i18n.audit(PACKAGE / "locale", used, "de") == []
 
@@ -67,7 +39,7 @@ def german_problems(text: str, fragments: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("players,seed,draft", [(2, 1, "simultaneous"), (3, 2, "tactical"), (4, 3, "simultaneous")])
 def test_a_whole_game_reads_in_german(players, seed, draft):
-    fragments = english_fragments()
+    fragments = english_fragments(GAME)
     rng = random.Random(seed)
     state = GAME.new(players, seed, draft=draft)
     every = list(GAME.actions)

@@ -13,41 +13,14 @@ from rich.console import Console
 from gemtable.core import format_text, i18n
 from gemtable.games.sintra import GAME
 
+from ..german import english_fragments, used_messages
+
 PACKAGE = Path(GAME.domains[0]).parent
-RENDERER = PACKAGE.parents[1] / "web" / "games" / "sintra.js"
-JS_KEYWORDS = {"t": None, "tn": (1, 2), "tp": ((1, "c"), 2)}
 NAMES = ["Anna", "Bernd", "Clara", "Dora"]
 
 
-def used_messages() -> dict:
-    used = i18n.extract(sorted(PACKAGE.glob("*.py")))
-    used.update(i18n.extract([RENDERER], keywords=JS_KEYWORDS, method="javascript"))
-    return used
-
-
-def english_fragments() -> list[str]:
-    """Pieces of English sentences whose German differs: any of them in a German text means
-    a message was shown untranslated."""
-    with (PACKAGE / "locale" / "de.po").open("rb") as f:
-        po = read_po(f, locale="de")
-    out = set()
-    for m in po:
-        if not m.id:
-            continue
-        ids = m.id if isinstance(m.id, (list, tuple)) else (m.id,)
-        strings = m.string if isinstance(m.string, (list, tuple)) else (m.string,)
-        for english in ids:
-            if english in strings:
-                continue
-            for piece in re.split(r"\{\w+\}", english):
-                piece = piece.strip(" .,:;()+—·")
-                if len(piece) >= 12 and " " in piece:
-                    out.add(piece)
-    return sorted(out)
-
-
 def test_the_catalogue_translates_every_text_with_the_same_fields():
-    used = used_messages()
+    used = used_messages(GAME)
     assert len(used) > 80
     assert i18n.audit(PACKAGE / "locale", used, "de") == []
 
@@ -133,7 +106,7 @@ def german_problems(text: str, fragments: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("players,seed,side", [(2, 1, "A"), (3, 2, "B"), (4, 3, "A")])
 def test_a_whole_game_reads_in_german(players, seed, side):
-    fragments = english_fragments()
+    fragments = english_fragments(GAME)
     rng = random.Random(seed)
     state = GAME.new(players, seed, palace_side=side)
     every = list(GAME.actions)
