@@ -6,6 +6,8 @@ that decode to the same state messages the ASGI path sends.
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 import socket
 import threading
@@ -63,8 +65,13 @@ def test_uvicorn_config_serves_websockets_with_the_table_socket_protocol():
     config = uvicorn_config(create_app("sqlite://", limits=Limits.relaxed()))
     config.load()
     assert config.ws_protocol_class is TableSocketProtocol
-    proto = TableSocketProtocol(config, server_state=type("S", (), {"connections": set(), "tasks": set(),
-                                                                    "default_headers": []})(), app_state={})
+    loop = asyncio.new_event_loop()  # (its own: another test may have left this thread without one)
+    try:
+        proto = TableSocketProtocol(config, server_state=type("S", (), {"connections": set(), "tasks": set(),
+                                                                        "default_headers": []})(), app_state={},
+                                    _loop=loop)
+    finally:
+        loop.close()
     settings = [f.compress_settings for f in proto.conn.available_extensions]
     assert settings and all(s["level"] == COMPRESS_LEVEL == 1 for s in settings)
 

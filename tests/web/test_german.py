@@ -87,6 +87,7 @@ LOOK = """() => {
     const text = n.textContent.trim();
     const el = n.parentElement;
     if (!text || !el || el.closest('script, style, [hidden], dialog:not([open]), details:not([open]) > :not(summary)')) continue;
+    if (el.closest('#lobby-list .t-seats')) continue;  // other players' names are data (an English page's "Player 1")
     if (el.closest('title')) { texts.push(text); continue; }  // an SVG tooltip
     if (!shown(el)) continue;
     texts.push(text);
