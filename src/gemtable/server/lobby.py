@@ -324,7 +324,15 @@ async def _leave(manager: TableManager, table: LiveTable, player: PlayerRow) -> 
 
 
 async def kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
-    await _retry(manager, table, lambda: _kick(manager, table, seat))
+    try:
+        await _retry(manager, table, lambda: _kick(manager, table, seat))
+    except Rejected as exc:
+        if exc.code != "bad_seat" or exc.status != 409:
+            raise
+        # the player may have taken the seat at another worker a moment ago, before its notice
+        # reached this one: read the table again and decide once more
+        await manager.catch_up(table, {"reload"})
+        await _retry(manager, table, lambda: _kick(manager, table, seat))
 
 
 async def _kick(manager: TableManager, table: LiveTable, seat: Any) -> None:
