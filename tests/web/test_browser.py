@@ -35,6 +35,9 @@ def click_once(page, rnd, prefer_board=0.7):
     """Click one legal action, on the board when it offers one, else in the list."""
     version = page.evaluate("document.body.dataset.version")
     board = page.locator("#board svg .act[data-action]")
+    in_dialog = page.locator("#board svg .board-dialog .act[data-action]")
+    if in_dialog.count():  # an open dialog on the board covers the actions under it
+        board = in_dialog
     n_board = board.count()
     on_board = bool(n_board) and rnd.random() < prefer_board
     if on_board:
