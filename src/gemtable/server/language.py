@@ -124,9 +124,3 @@ def web_catalogue(lang: str) -> WebCatalogue:
                       separators=(",", ":")).encode("utf-8")
     version = hashlib.sha256(body).hexdigest()[:16]
     return WebCatalogue(lang, body, f'"{version}"', version)
-
-
-def render(message: Any, lang: str, domains: Any = (i18n.CORE_DOMAIN,)) -> str:
-    """A server message (or an old plain string) in ``lang``."""
-    return i18n.render(message, lang, domains)
-
