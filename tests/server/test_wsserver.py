@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 from gemtable.server import create_app
 from gemtable.server.app import uvicorn_config
 from gemtable.server.limits import Limits
-from gemtable.server.wsserver import COMPRESS_LEVEL, TableSocketProtocol
+from gemtable.server.wsserver import COMPRESS_LEVEL, SERVER_WINDOW_BITS, TableSocketProtocol
 
 
 def _free_port() -> int:
@@ -74,6 +74,8 @@ def test_uvicorn_config_serves_websockets_with_the_table_socket_protocol():
         loop.close()
     settings = [f.compress_settings for f in proto.conn.available_extensions]
     assert settings and all(s["level"] == COMPRESS_LEVEL == 1 for s in settings)
+    # the whole 32 KB window: a state message still finds the previous one in it
+    assert all(f.server_max_window_bits == SERVER_WINDOW_BITS == 15 for f in proto.conn.available_extensions)
 
 
 def test_deflated_table_socket_plays_a_game(server):
@@ -85,7 +87,10 @@ def test_deflated_table_socket_plays_a_game(server):
                        compression="deflate") for t in tokens]
     try:
         for ws in sockets:
-            assert "permessage-deflate" in (ws.response.headers.get("Sec-WebSocket-Extensions") or "")
+            offered = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+            assert "permessage-deflate" in offered
+            params = dict(p.strip().partition("=")[::2] for p in offered.split(";")[1:])
+            assert params.get("server_max_window_bits", "15") == "15"  # (absent: 15, the default)
         states = [_next_state(ws, 0) for ws in sockets]
         for move in range(12):
             mover = states[0]["to_move"][0]
