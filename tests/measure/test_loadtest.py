@@ -164,6 +164,28 @@ def test_the_report_gives_server_cpu_per_action_and_its_kernel_share():
     assert 0 <= row["server_kernel_pct_of_cpu"] <= 100
 
 
+def test_spectators_watch_a_third_phase_and_their_cost_per_move_is_reported():
+    report = run_loadtest(tables=2, seconds=3, warmup=1, think=0.3, spectators=2)
+    assert [p["phase"] for p in report["phases"]] == ["warmup", "measured", "watched"]
+    assert report["config"]["spectators"] == 2 and report["spectators_connected"] == 4
+    assert report["errors"] == 0
+    watched = report["phases"][-1]
+    assert watched["actions_acked"] > 0 and watched["spectators_per_table"] == 2
+    # every move reaches both spectators of its table (moves at the phase's edges may fall outside)
+    assert watched["spectator_updates"] >= 2 * watched["actions_acked"] - 8
+    assert watched["spectator_ms"]["n"] >= 2 * watched["actions_acked"] - 8 and watched["spectator_ms"]["n"] > 0
+    assert watched["spectator_ms"]["p50"] <= watched["spectator_ms"]["max"] < 10_000
+    measured = report["phases"][1]
+    assert "spectator_ms" not in measured
+    assert watched["server_cpu_ms_per_spectator"] == pytest.approx(
+        (watched["server_cpu_ms_per_action"] - measured["server_cpu_ms_per_action"]) / 2, abs=0.002)
+
+
+def test_spectators_out_of_bounds_are_refused():
+    result = CliRunner().invoke(app, ["loadtest", "--tables", "1", "--seconds", "1", "--spectators", "51"])
+    assert result.exit_code == 2 and "--spectators must be 0..50" in result.output
+
+
 def test_profile_parts_sort_each_sample_by_the_first_part_that_matches():
     from gemtable.measure.profile import OTHER, read_folded, summarize
 

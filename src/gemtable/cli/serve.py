@@ -200,6 +200,9 @@ def register(app: typer.Typer) -> None:
         profile: str = typer.Option(None, help="a folder: py-spy samples every worker during the measured "
                                                "phase (folded stacks there) and the report says where the "
                                                "server's CPU went (needs py-spy, in the dev extra)"),
+        spectators: int = typer.Option(0, help="spectator sockets per table in a third phase after the "
+                                               "measured one: their update latency and the server CPU one "
+                                               "spectator costs per move"),
         as_json: bool = typer.Option(False, "--json", help="print JSON"),
     ) -> None:
         """Load a table server with many tables of scripted players over WebSocket.
@@ -213,13 +216,13 @@ def register(app: typer.Typer) -> None:
         import json as _json
 
         from gemtable.core import GemtableError
-        from gemtable.measure.loadtest import SetupError, format_report, run_loadtest
+        from gemtable.measure.loadtest import SetupError, format_report, measured_phase, run_loadtest
 
         try:
             report = run_loadtest(tables=tables, seconds=seconds, think=think, game=game, players=players,
                                   workers=workers, db=db, urls=url or None, warmup=warmup, seed=seed,
                                   compression=compression, pids=pid or None, placement=placement,
-                                  profile=profile)
+                                  profile=profile, spectators=spectators)
         except ValueError as exc:
             raise typer.BadParameter(say(exc) if isinstance(exc, GemtableError) else str(exc)) from None
         except (SetupError, RuntimeError) as exc:
@@ -230,7 +233,7 @@ def register(app: typer.Typer) -> None:
         else:
             for line in format_report(report, language()):
                 typer.echo(line)
-        ok = report["errors"] == 0 and report["phases"][-1]["actions_acked"] > 0
+        ok = report["errors"] == 0 and measured_phase(report)["actions_acked"] > 0
         raise typer.Exit(0 if ok else 1)
 
 

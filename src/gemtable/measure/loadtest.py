@@ -11,6 +11,13 @@ token and plays: when it is to move it waits ``think`` seconds (× a random
 sends it.  A finished game is followed by a rematch (``POST …/rematch`` by
 every seat's player: a proposal, then its acceptances), so tables keep playing until the time is up.
 
+With ``spectators`` (K > 0) a third phase follows the measured one: K spectator sockets per
+table (no seat token, spread over the table's workers) join every table, and once they are all
+connected the same play is measured again for ``seconds`` with them watching.  Its row adds
+``spectator`` (send → each spectator's socket receives the new ``state``) and the server CPU
+one spectator costs per move, ``server_cpu_ms_per_spectator``: the CPU per move of that phase
+less the measured phase's, over K.
+
 Measured per phase (warm-up, then the measured phase; the warm-up is left
 out of the headline figures), for every action sent:
 
@@ -81,6 +88,7 @@ TIMEOUT = 10.0  # seconds an update may take before it counts as a timeout
 MAX_SECONDS = 600.0
 MAX_TABLES = 2000
 MAX_WORKERS = 16
+MAX_SPECTATORS = 50  # per table
 DRAIN = 5.0  # seconds to wait for the last updates after the measured phase
 CONNECT_CONCURRENCY = 64
 SETUP_CONCURRENCY = 16
@@ -359,6 +367,8 @@ class PhaseStats:
     disconnects: collections.Counter = field(default_factory=collections.Counter)
     timeouts: int = 0
     games_finished: int = 0
+    watch: list[float] = field(default_factory=list)  # send -> a spectator's socket has the new state
+    watch_updates: int = 0  # state messages the spectators received
 
     def errors(self) -> int:
         return sum(self.rejected.values()) + sum(self.disconnects.values()) + self.timeouts
@@ -414,32 +424,48 @@ class Table:
         self.pending: list[Pending] = []
         self.over = asyncio.Event()
         self.sent: collections.Counter = collections.Counter()  # actions sent, by phase name
+        # the version each recent action leads to -> when it was sent and in which phase (what a
+        # spectator's state message is matched with)
+        self.sent_at: dict[int, tuple[float, PhaseStats]] = {}
 
 
 class Driver:
     def __init__(self, bases: list[str], tables: int, seconds: float, warmup: float, think: float, game: str,
-                 players: int, seed: int, compression: bool, placement: str = "split") -> None:
+                 players: int, seed: int, compression: bool, placement: str = "split", spectators: int = 0) -> None:
         self.bases, self.seconds, self.warmup, self.think = bases, seconds, warmup, think
         self.game, self.players, self.seed, self.compression = game, players, seed, compression
         self.placement = placement
+        self.spectators = spectators  # per table, in the phase after the measured one
+        self.watching = 0  # spectator sockets open
         self.run_id = f"{random.Random(seed ^ int(time.time())).randrange(16**4):04x}"
         self.tables = [Table(self, t) for t in range(tables)]
         self.setup = PhaseStats("setup")
-        self.phases = [PhaseStats("warmup"), PhaseStats("measured")]
+        self.phases = [PhaseStats("warmup"), PhaseStats("measured")] + ([PhaseStats("watched")] if spectators else [])
+        self.joining = PhaseStats("joining")  # between the measured phase and the watched one
         self.http_times: list[float] = []
         self.http_errors: collections.Counter = collections.Counter()
         self.rate_limited = 0
         self.go = asyncio.Event()
-        self.t0 = self.t1 = self.t2 = float("inf")  # warm-up start, measured start, measured end
+        # warm-up start, measured start, measured end; the watched phase's start and end
+        self.t0 = self.t1 = self.t2 = self.t3 = self.t4 = float("inf")
         self.stopping = False
-        self.lag: dict[str, list[float]] = {"warmup": [], "measured": []}
+        self.lag: dict[str, list[float]] = {p.name: [] for p in self.phases}
         self.pool = ThreadPoolExecutor(max_workers=SETUP_CONCURRENCY, thread_name_prefix="loadtest-http")
 
     # -- phases
     def phase_at(self, t: float) -> PhaseStats:
         if t < self.t0:
             return self.setup
-        return self.phases[0] if t < self.t1 else self.phases[1]
+        if t < self.t1:
+            return self.phases[0]
+        if t < self.t2 or not self.spectators:
+            return self.phases[1]
+        return self.phases[2] if self.t3 <= t < self.t4 else self.joining
+
+    @property
+    def t_end(self) -> float:
+        """When the players stop moving: the end of the last phase."""
+        return self.t4 if self.spectators else self.t2
 
     # -- HTTP with retries on 429 (an existing server keeps its limits)
     async def http(self, base: str, method: str, path: str, body: Any = None, cookie: str | None = None):
@@ -564,12 +590,16 @@ class Driver:
             await asyncio.sleep(0)
         frame = seat.latest
         now = time.perf_counter()
-        if self.stopping or now >= self.t2 or frame is None or not frame.get("legal") or frame.get("over"):
+        if self.stopping or now >= self.t_end or frame is None or not frame.get("legal") or frame.get("over"):
             return
         choice = seat.rng.choice(frame["legal"])["json"]
         table = seat.table
         phase = self.phase_at(now)
         table.pending.append(Pending(now, frame["version"], seat.index, set(range(len(table.seats))), phase))
+        if self.spectators:
+            table.sent_at[frame["version"] + 1] = (now, phase)
+            if len(table.sent_at) > 16:
+                del table.sent_at[min(table.sent_at)]
         phase.sent += 1
         table.sent[phase.name] += 1
         await self.send(seat, {"type": "action", "version": frame["version"], "action": choice})
@@ -597,6 +627,7 @@ class Driver:
         while not self.stopping:
             table.over.clear()
             table.pending.clear()
+            table.sent_at.clear()
             if not all(await asyncio.gather(*(self.connect(s, sem) for s in table.seats))):
                 await asyncio.sleep(1.0)
                 for s in table.seats:
@@ -635,6 +666,60 @@ class Driver:
                 self.phase_at(time.perf_counter()).rejected[f"rematch: {str(exc)[:60]}"] += 1
                 return
 
+    # -- spectators
+    async def watch_table(self, table: Table, sem: asyncio.Semaphore) -> None:
+        """Keep ``spectators`` sockets watching ``table``'s game, the game after a rematch too,
+        until the run stops."""
+        from websockets.asyncio.client import connect
+        from websockets.typing import Subprotocol
+
+        while not self.stopping:
+            tid = table.id
+            sockets = []
+            for j in range(self.spectators):
+                base = table.seats[j % len(table.seats)].base  # spread as the seats are
+                async with sem:
+                    try:
+                        sockets.append(await connect(
+                            f"{_ws_base(base)}/ws/tables/{tid}", subprotocols=[Subprotocol("gemtable")],
+                            compression="deflate" if self.compression else None,
+                            open_timeout=60, ping_interval=None, close_timeout=2, max_size=2**24))
+                    except Exception as exc:  # refused, timed out, handshake failed
+                        self.phase_at(time.perf_counter()).disconnects[
+                            f"spectator connect failed: {type(exc).__name__}"] += 1
+            self.watching += len(sockets)
+            readers = [asyncio.ensure_future(self.read_watcher(table, tid, ws)) for ws in sockets]
+            while not self.stopping and table.id == tid:  # a rematch moves the table to a new id
+                await asyncio.sleep(0.2)
+            self.watching -= len(sockets)
+            for ws in sockets:
+                await ws.close()
+            await asyncio.gather(*readers, return_exceptions=True)
+
+    async def read_watcher(self, table: Table, tid: str | None, ws: Any) -> None:
+        """Read one spectator socket until it closes; a close we did not ask for counts as a disconnect."""
+        from websockets.exceptions import ConnectionClosed
+
+        code = None
+        try:
+            async for raw in ws:
+                now = time.perf_counter()
+                frame = orjson.loads(raw)
+                kind = frame.get("type")
+                if kind == "state":
+                    self.phase_at(now).watch_updates += 1
+                    sent = table.sent_at.get(frame["version"])
+                    if sent is not None:
+                        sent[1].watch.append(now - sent[0])
+                elif kind == "error":
+                    self.phase_at(now).rejected[f"spectator: {frame.get('code')}"] += 1
+        except ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd else None
+        except Exception as exc:
+            code = type(exc).__name__
+        if not self.stopping and table.id == tid:
+            self.phase_at(time.perf_counter()).disconnects[f"spectator closed {code or ws.close_code}"] += 1
+
     async def watch_timeouts(self) -> None:
         while True:
             await asyncio.sleep(0.5)
@@ -650,8 +735,10 @@ class Driver:
             start = time.perf_counter()
             await asyncio.sleep(0.1)
             now = time.perf_counter()
-            if self.t0 <= now < self.t2:
-                self.lag["warmup" if now < self.t1 else "measured"].append(now - start - 0.1)
+            if self.t0 <= now < self.t_end:
+                lag = self.lag.get(self.phase_at(now).name)
+                if lag is not None:
+                    lag.append(now - start - 0.1)
 
 
 def _machine() -> dict[str, Any]:
@@ -728,6 +815,20 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None,
     sample()
     if recorders is not None:
         report["profile"] = await loop.run_in_executor(None, profiler.finish, recorders)
+    spectating = []
+    if driver.spectators:  # 2b. the spectators join, then the same play is measured with them
+        want = driver.spectators * len(driver.tables)
+        spectating = [loop.create_task(driver.watch_table(t, connect_sem)) for t in driver.tables]
+        deadline = time.perf_counter() + 120
+        while driver.watching < want and time.perf_counter() < deadline:
+            await asyncio.sleep(0.1)
+        report["spectators_connected"] = driver.watching
+        driver.t3 = time.perf_counter() + 1.0  # (their first states go out)
+        driver.t4 = driver.t3 + driver.seconds
+        await until(driver.t3)
+        sample()
+        await until(driver.t4)
+        sample()
     # 3. the last updates of actions sent before the end
     end = time.perf_counter() + DRAIN
     while time.perf_counter() < end and any(t.pending for t in driver.tables):
@@ -738,7 +839,7 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None,
         w.cancel()
     for t in driver.tables:
         t.over.set()  # wake the table loops; they close their sockets
-    await asyncio.wait(players, timeout=30)
+    await asyncio.wait(players + spectating, timeout=30)
     driver.pool.shutdown(wait=False)
 
     report["setup"] = {
@@ -750,8 +851,10 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None,
         "driver_cpu_s": round(setup_cpu, 2),
     }
     rows = []
-    for i, phase in enumerate(driver.phases):
-        (ta, ca, sa, da, pa), (tb, cb, sb, db, pb) = samples[i], samples[i + 1]
+    # the samples: warm-up start, measured start, measured end, [watched start, watched end]
+    spans = [(0, 1), (1, 2), (3, 4)]
+    for phase, (i, j) in zip(driver.phases, spans):
+        (ta, ca, sa, da, pa), (tb, cb, sb, db, pb) = samples[i], samples[j]
         wall = max(1e-9, tb - ta)
         # a table at which nobody acted during a phase long enough for several moves is stuck
         stalled = (sum(1 for t in driver.tables if not t.sent[phase.name])
@@ -783,6 +886,15 @@ async def _drive(driver: Driver, server_pids: list[int], db_pid: int | None,
             # CPU time the hypervisor gave to other machines (100 % = one core): a slower machine
             "machine_steal_pct": round(100 * (pb["steal"] - pa["steal"]) / 1e6 / wall, 1) if pa and pb else None,
         })
+        if phase.name == "watched":
+            base, now_ms = rows[1]["server_cpu_ms_per_action"], rows[-1]["server_cpu_ms_per_action"]
+            rows[-1].update({
+                "spectators_per_table": driver.spectators,
+                "spectator_ms": _dist(phase.watch), "spectator_updates": phase.watch_updates,
+                # what one spectator adds to the servers' CPU per move (against the measured phase)
+                "server_cpu_ms_per_spectator": (round((now_ms - base) / driver.spectators, 3)
+                                                if base is not None and now_ms is not None else None),
+            })
     report["phases"] = rows
     report["server_peak_rss_mb"] = round(peak_rss[0], 1) if server_pids else None
     report["unfinished_at_end"] = unfinished
@@ -793,12 +905,13 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
                  players: int = 2, workers: int = 1, db: str | None = None, urls: list[str] | None = None,
                  warmup: float | None = None, seed: int = 1, compression: bool = True,
                  pids: list[int] | None = None, strict_limits: bool = False,
-                 placement: str = "split", profile: str | None = None) -> dict[str, Any]:
+                 placement: str = "split", profile: str | None = None, spectators: int = 0) -> dict[str, Any]:
     """Run one load test; returns the report (a JSON-able dict).  Raises OptionError (a
     ValueError) on bad options.
 
     ``profile``: a folder where py-spy's samples of every worker during the measured phase go
-    (``measure/profile.py``); the report's ``profile`` sorts them into the parts of a move."""
+    (``measure/profile.py``); the report's ``profile`` sorts them into the parts of a move.
+    ``spectators``: K spectator sockets per table in a phase after the measured one (see above)."""
     if not 1 <= tables <= MAX_TABLES:
         raise OptionError(msg("--tables must be 1..{most}", most=MAX_TABLES))
     if not 1 <= seconds <= MAX_SECONDS:
@@ -807,6 +920,8 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
         raise OptionError(msg("--think must be 0..60 seconds"))
     if not 1 <= workers <= MAX_WORKERS:
         raise OptionError(msg("--workers must be 1..{most}", most=MAX_WORKERS))
+    if not 0 <= spectators <= MAX_SPECTATORS:
+        raise OptionError(msg("--spectators must be 0..{most}", most=MAX_SPECTATORS))
     if placement not in PLACEMENTS:
         raise OptionError(msg("--placement must be one of {choices}", choices=", ".join(PLACEMENTS)))
     if profile and profiler.py_spy() is None:
@@ -829,11 +944,11 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
                                "sqlite-temp" if not db else ("postgresql" if db.startswith("postgres") else "sqlite"))
     if workers > 1 and kind in ("sqlite", "sqlite-temp"):
         raise OptionError(msg("several workers need PostgreSQL: --db postgres-temp or --db postgresql://…"))
-    _raise_fd_limit(4 * tables * players + 256)
+    _raise_fd_limit(4 * tables * (players + spectators) + 256)
     relax = "strict" if strict_limits else ("fast" if think < 0.3 else "relaxed")
     config = {"tables": tables, "seconds": seconds, "warmup": warmup, "think": think, "game": game,
               "players": players, "workers": len(urls) if urls else workers, "db": kind, "seed": seed,
-              "compression": compression, "placement": placement, "timeout_s": TIMEOUT,
+              "compression": compression, "placement": placement, "spectators": spectators, "timeout_s": TIMEOUT,
               "limits": LIMITS["url" if urls else relax]}
     machine_before = _machine()
     folder = tempfile.mkdtemp(prefix="gt-loadtest-")
@@ -858,7 +973,8 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
             bases = [w.url for w in started]
             server_pids = [w.proc.pid for w in started]
             db_pid = pg.pid() if pg else None
-        driver = Driver(bases, tables, seconds, warmup, think, game, players, seed, compression, placement)
+        driver = Driver(bases, tables, seconds, warmup, think, game, players, seed, compression, placement,
+                        spectators)
         try:
             import uvloop
 
@@ -887,15 +1003,20 @@ def run_loadtest(tables: int = 10, seconds: float = 60.0, think: float = 1.0, ga
         if pg is not None:
             pg.__exit__(None, None, None)
         shutil.rmtree(folder, ignore_errors=True)
-    measured = report["phases"][-1]
+    measured = measured_phase(report)
     driver_row = measured["driver_cpu_pct"]
     lag99 = measured["driver_lag_ms"]["p99"] or 0.0
     report["config"] = config
     report["machine"] = {"before": machine_before, "after": _machine()}
     report["driver_bottleneck"] = bool(driver_row >= 80.0 or lag99 >= 50.0)
-    report["errors"] = (sum(p["errors"]["total"] for p in report["phases"])
+    report["errors"] = (sum(p["errors"]["total"] for p in report["phases"]) + driver.joining.errors()
                         + sum(report["setup"]["failures"].values()) + sum(report["setup"]["disconnects"].values()))
     return report
+
+
+def measured_phase(report: dict[str, Any]) -> dict[str, Any]:
+    """The report's row of the measured phase (the headline figures)."""
+    return next(p for p in report["phases"] if p["phase"] == "measured")
 
 
 def format_report(report: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
@@ -935,6 +1056,14 @@ def format_report(report: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
             cpu_ms=r.get("server_cpu_ms_per_action"), kernel=r.get("server_kernel_pct_of_cpu"),
             rss=r["server_rss_mb"], db=r["db_cpu_pct"], driver=r["driver_cpu_pct"], lag=r["driver_lag_ms"]["p99"],
             finished=r["games_finished"])))
+        if r["phase"] == "watched":
+            w = r["spectator_ms"]
+            lines.append(f"{'':>{width}}  " + say(msg(
+                "{k} spectators per table ({connected} connected): {updates} updates, spectator update p50 {w50} "
+                "p95 {w95} p99 {w99} max {wmax} ms | server CPU per spectator per action {cpu} ms",
+                k=r["spectators_per_table"], connected=report.get("spectators_connected"),
+                updates=r["spectator_updates"], w50=w["p50"], w95=w["p95"], w99=w["p99"], wmax=w["max"],
+                cpu=r["server_cpu_ms_per_spectator"])))
         if r.get("machine_cpu_wait_pct") is not None:
             lines.append(f"{'':>{width}}  " + say(msg(
                 "machine: some task waited for a CPU {wait} % of the time; every task stalled on I/O for "
@@ -944,7 +1073,7 @@ def format_report(report: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
     lines.append(say(msg("load average before {before}, after {after} ({cpus} CPUs)",
                          before=str(m["before"]["loadavg"]), after=str(m["after"]["loadavg"]),
                          cpus=m["before"]["cpus"])))
-    measured = report["phases"][-1]
+    measured = measured_phase(report)
     if measured["driver_cpu_pct"] >= 80.0:
         lines.append(say(msg("THE DRIVER IS THE BOTTLENECK: it used {cpu} % of a core (one event loop); latencies "
                              "include its own delays", cpu=measured["driver_cpu_pct"])))
@@ -963,7 +1092,7 @@ def format_report(report: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
     return lines
 
 
-PHASES = {"warmup": mark("warmup"), "measured": mark("measured")}
+PHASES = {"warmup": mark("warmup"), "measured": mark("measured"), "watched": mark("with spectators")}
 """The phases' names as the report prints them (the JSON keeps the English)."""
 
 
@@ -982,4 +1111,5 @@ def _limits_text(text: str) -> i18n.Message | str:
     return msg(text) if text in LIMITS.values() else text
 
 
-__all__ = ["LoadLimits", "TempPostgres", "format_report", "pressure", "proc_sample", "proc_times", "run_loadtest"]
+__all__ = ["LoadLimits", "TempPostgres", "format_report", "measured_phase", "pressure", "proc_sample", "proc_times",
+           "run_loadtest"]
