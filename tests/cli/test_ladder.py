@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from gemtable.analysis import ladder
 from gemtable.bots import LEVELS
 from gemtable.cli.main import app
+from gemtable.games.registry import get_game
 
 GAME = "glassworks"
 
@@ -21,6 +22,7 @@ def cheap_levels(monkeypatch):
     monkeypatch.setitem(LEVELS, "medium", "greedy")
     for level in [name for name in LEVELS if name not in ("easy", "medium")]:
         monkeypatch.delitem(LEVELS, level)
+    monkeypatch.setitem(get_game(GAME).extra, "levels", {})  # the game's own specs: none here
 
 
 def invoke(*args):
@@ -52,8 +54,6 @@ def test_install_refuses_overridden_levels(shipped, tmp_path):
 
 
 def test_install_then_show(cheap_levels, shipped):
-    from gemtable.games.registry import get_game
-
     game = get_game(GAME)
     res = invoke(GAME, "--show")
     assert res.exit_code == 0 and "has no level ratings yet" in res.output
@@ -81,3 +81,17 @@ def test_show_marks_a_level_whose_bot_changed(cheap_levels, shipped, monkeypatch
     assert res.exit_code == 0, res.output
     assert "changed since" in res.output and "not measured" in res.output
     assert "Not shown to players: the bot of medium changed" in res.output
+
+
+def test_the_ladder_plays_and_ships_the_games_own_spec_for_a_level(cheap_levels, shipped, monkeypatch):
+    game = get_game(GAME)
+    monkeypatch.setitem(game.extra, "levels", {"medium": "greedy:epsilon=0.5"})
+    assert invoke(GAME, "-n", "2", "--jobs", "1", "--install").exit_code == 0
+    data = json.loads(shipped(game).read_text())
+    assert data["levels"]["medium"]["spec"] == "greedy:epsilon=0.5" and data["levels"]["easy"]["spec"] == "random"
+    assert ladder.current_ratings(game) is not None  # current: the game's own spec is the level's
+    monkeypatch.setitem(LEVELS, "hard", "mcts:iterations=50")
+    monkeypatch.setitem(game.extra, "levels", {"medium": "greedy:epsilon=0.5", "hard": "greedy:epsilon=0.4"})
+    res = CliRunner().invoke(app, ["ladder", GAME, "--show"], terminal_width=200)
+    assert res.exit_code == 0 and "greedy:epsilon=0.4" in res.output and "not measured" in res.output
+    assert "changed since" not in res.output
