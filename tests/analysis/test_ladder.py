@@ -172,6 +172,39 @@ def test_every_shipped_ladder_rates_the_levels_players_meet(game_id):
     assert ladder.current_ratings(game) is not None
 
 
+def test_a_games_own_level_specs_are_what_its_ladder_plays_and_records(novice, shipped, monkeypatch):
+    game = get_game(GAME)
+    monkeypatch.setitem(game.extra, "levels", {"easy": "greedy:epsilon=0.5"})
+    easy, rand = ladder.parse_levels("easy,novice", game)
+    assert (easy.label, easy.spec) == ("easy", "greedy:epsilon=0.5") and rand.spec == "random"
+    assert ladder.parse_levels("easy,novice")[0].spec == LEVELS["easy"]  # no game: the default table
+    assert ladder.parse_levels("easy:epsilon=0.2,novice", game)[0].spec == "greedy:epsilon=0.2"
+    entries = ladder.parse_levels("easy,novice", game)
+    result = run_games(ladder.ladder_specs(GAME, entries, 2, 2, 0), jobs=1)
+    rec = record(ladder.ladder_summary(result.rows, entries, result.timing))
+    assert rec["levels"]["easy"]["spec"] == "greedy:epsilon=0.5"
+    ladder.install(game, rec)
+    assert ladder.stale_levels(ladder.shipped_levels(game), game) == []
+    assert ladder.stale_levels(ladder.shipped_levels(game)) == []  # the record names its game
+    assert list(ladder.current_ratings(game)) == ["easy", "novice"]
+    monkeypatch.setitem(game.extra, "levels", {})  # the game goes back to the default easy
+    assert ladder.stale_levels(ladder.shipped_levels(game), game) == ["easy"]
+    assert ladder.current_ratings(game) is None
+
+
+def test_a_tournament_builds_a_level_with_the_games_own_spec(monkeypatch):
+    """``gemtable tournament GAME --bots hard,…`` plays the game's ``hard``: here one the game
+    declares wrongly on purpose, so that building it fails and shows whose spec was built."""
+    from gemtable.analysis.runner import GameSpec, play_game
+
+    game = get_game(GAME)
+    monkeypatch.setitem(game.extra, "levels", {"hard": "greedy:epsilon=2"})
+    with pytest.raises(ValueError, match="epsilon"):
+        play_game(GameSpec(0, GAME, ("hard", "easy"), 0))
+    monkeypatch.setitem(game.extra, "levels", {"hard": "random"})
+    assert play_game(GameSpec(0, GAME, ("hard", "easy"), 0))["bot_0"] == "hard"
+
+
 def test_no_file_no_ratings(shipped):
     assert ladder.shipped_levels(get_game(GAME)) is None and ladder.current_ratings(get_game(GAME)) is None
 

@@ -10,17 +10,22 @@ from typer.testing import CliRunner
 from gemtable.analysis import ladder
 from gemtable.bots import LEVELS
 from gemtable.cli.main import app
+from gemtable.games.registry import get_game
 
 GAME = "glassworks"
 
 
 @pytest.fixture
 def cheap_levels(monkeypatch):
-    """Levels as players would meet them, but cheap: random, greedy, and no search levels."""
-    monkeypatch.setitem(LEVELS, "easy", "random")
-    monkeypatch.setitem(LEVELS, "medium", "greedy")
-    for level in [name for name in LEVELS if name not in ("easy", "medium")]:
-        monkeypatch.delitem(LEVELS, level)
+    """Levels as players would meet them, but cheap: random, greedy, and no search levels.
+    The tests may change ``LEVELS`` further: the whole table, in its order, comes back after."""
+    saved = dict(LEVELS)
+    LEVELS.clear()
+    LEVELS.update({"easy": "random", "medium": "greedy"})
+    monkeypatch.setitem(get_game(GAME).extra, "levels", {})  # the game's own specs: none here
+    yield
+    LEVELS.clear()
+    LEVELS.update(saved)
 
 
 def invoke(*args):
@@ -52,8 +57,6 @@ def test_install_refuses_overridden_levels(shipped, tmp_path):
 
 
 def test_install_then_show(cheap_levels, shipped):
-    from gemtable.games.registry import get_game
-
     game = get_game(GAME)
     res = invoke(GAME, "--show")
     assert res.exit_code == 0 and "has no level ratings yet" in res.output
@@ -75,9 +78,22 @@ def test_install_then_show(cheap_levels, shipped):
 
 def test_show_marks_a_level_whose_bot_changed(cheap_levels, shipped, monkeypatch):
     assert invoke(GAME, "-n", "2", "--jobs", "1", "--install").exit_code == 0
-    monkeypatch.setitem(LEVELS, "medium", "greedy:lookahead=2")
-    monkeypatch.setitem(LEVELS, "hard", "mcts:iterations=50")
+    LEVELS.update({"medium": "greedy:lookahead=2", "hard": "mcts:iterations=50"})
     res = CliRunner().invoke(app, ["ladder", GAME, "--show"], terminal_width=200)
     assert res.exit_code == 0, res.output
     assert "changed since" in res.output and "not measured" in res.output
     assert "Not shown to players: the bot of medium changed" in res.output
+
+
+def test_the_ladder_plays_and_ships_the_games_own_spec_for_a_level(cheap_levels, shipped, monkeypatch):
+    game = get_game(GAME)
+    monkeypatch.setitem(game.extra, "levels", {"medium": "greedy:epsilon=0.5"})
+    assert invoke(GAME, "-n", "2", "--jobs", "1", "--install").exit_code == 0
+    data = json.loads(shipped(game).read_text())
+    assert data["levels"]["medium"]["spec"] == "greedy:epsilon=0.5" and data["levels"]["easy"]["spec"] == "random"
+    assert ladder.current_ratings(game) is not None  # current: the game's own spec is the level's
+    LEVELS["hard"] = "mcts:iterations=50"
+    monkeypatch.setitem(game.extra, "levels", {"medium": "greedy:epsilon=0.5", "hard": "greedy:epsilon=0.4"})
+    res = CliRunner().invoke(app, ["ladder", GAME, "--show"], terminal_width=200)
+    assert res.exit_code == 0 and "greedy:epsilon=0.4" in res.output and "not measured" in res.output
+    assert "changed since" not in res.output

@@ -10,7 +10,8 @@ from gemtable.analysis import ladder
 from gemtable.bots import LEVELS
 from gemtable.games.registry import all_games
 
-from .test_lobby import hosted
+from .conftest import create
+from .test_lobby import hosted, wait_for
 from .test_players import named
 from .test_ratings import account, finished_game, rows, settled
 
@@ -96,3 +97,41 @@ def test_a_level_added_to_the_levels_is_rated_and_has_a_profile(client, added):
     assert "bot: grandmaster" in {e["name"] for e in board}
     profile = named(client, "Zoe", host="203.0.113.61").get("/api/players/bot: grandmaster").json()
     assert profile["bot"] is True and profile["ratings"]["toy"]["games"] == 1
+
+
+# -- a game's own level specs ----------------------------------------------------------------------
+@pytest.fixture
+def toy_levels(toy_registered, monkeypatch):
+    """The toy game plays ``hard`` with a greedy bot of its own (the default is a search)."""
+    monkeypatch.setitem(toy_registered.extra, "levels", {"hard": "greedy:epsilon=0.1"})
+    return toy_registered
+
+
+def test_api_bots_lists_each_games_own_level_specs(client, toy_levels):
+    body = client.get("/api/bots").json()
+    assert body["levels"] == LEVELS  # the default table
+    assert body["specs"]["toy"] == {**LEVELS, "hard": "greedy:epsilon=0.1"}
+    assert list(body["specs"]["toy"]) == list(LEVELS)
+    assert set(body["specs"]) == set(all_games()) and body["specs"]["splendor"]["easy"] == LEVELS["easy"]
+
+
+def test_a_bot_seat_plays_the_games_own_spec_for_its_level(client, toy_levels):
+    from gemtable.bots.greedy import GreedyBot
+    from gemtable.bots.mcts import MctsBot
+
+    tid = create(client, seats=[{"kind": "human"}, {"kind": "bot", "bot": "hard"},
+                                {"kind": "bot", "bot": "medium"}], players=3)["table"]["id"]
+    tables = client.app.state.manager.tables
+    assert wait_for(lambda: 1 in tables[tid].bots and 2 in tables[tid].bots)
+    hard, medium = tables[tid].bots[1], tables[tid].bots[2]
+    assert isinstance(hard, GreedyBot) and hard.epsilon == 0.1
+    assert isinstance(medium, MctsBot)  # a level the game leaves alone: the default
+
+
+def test_a_games_own_level_spec_is_held_to_the_servers_limits(client, toy_registered, monkeypatch):
+    limit = client.app.state.manager.limits.bot_iterations
+    monkeypatch.setitem(toy_registered.extra, "levels", {"hard": f"mcts:iterations={limit + 1}"})
+    r = client.post("/api/tables", json={"game": "toy", "players": 2,
+                                         "seats": [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]})
+    assert r.status_code == 422 and r.json()["error"] == "bot_limit", r.text
+    assert "iterations" in r.json()["detail"]

@@ -1,7 +1,8 @@
 """The bot ladder: a round robin between the named levels, rated with OpenSkill.
 
 Players pick an opponent by level (``easy``, ``medium``… as ``gemtable.bots.LEVELS``
-orders them).  The ladder plays every pairing of levels (a tournament: seats
+orders them), each level played by the game's own spec for it
+(``gemtable.bots.game_levels``).  The ladder plays every pairing of levels (a tournament: seats
 rotated, deals shared per rotation) and rates each level from all of its games with
 the same OpenSkill model and parameters the server uses for players
 (Plackett–Luce, defaults), so a level's rating reads on the scale players see for
@@ -67,24 +68,27 @@ def format_spec(name: str, params: dict[str, Any]) -> str:
     return name + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
 
 
-def parse_levels(text: str | None) -> list[Entry]:
+def parse_levels(text: str | None, game: Any = None) -> list[Entry]:
     """``"easy,medium:iterations=20,hard"`` → entries (default: every level, in order).
 
-    Only names of ``gemtable.bots.LEVELS`` are accepted; ``level:name=value,…``
-    overrides that level's bot parameters (for quick runs; such entries are labelled
-    as written).  The bots are built once here, so a bad parameter fails now.
+    Only names of ``gemtable.bots.LEVELS`` are accepted, each played by ``game``'s spec for
+    it (``gemtable.bots.game_levels``; the default table without a game);
+    ``level:name=value,…`` overrides that level's bot parameters (for quick runs; such
+    entries are labelled as written).  The bots are built once here, so a bad parameter
+    fails now.
     """
-    from gemtable.bots import LEVELS, make_bot, parse_spec, split_specs
+    from gemtable.bots import game_levels, make_bot, parse_spec, split_specs
 
-    parts = split_specs(text) if text is not None else list(LEVELS)
-    known = ", ".join(LEVELS)
+    specs = game_levels(game)
+    parts = split_specs(text) if text is not None else list(specs)
+    known = ", ".join(specs)
     entries: list[Entry] = []
     for part in parts:
         name, params = parse_spec(part)
-        if name not in LEVELS:
+        if name not in specs:
             raise ValueError(f"unknown level {name!r}: the ladder plays the named levels ({known})")
-        base, base_params = parse_spec(LEVELS[name])
-        spec = LEVELS[name] if not params else format_spec(base, {**base_params, **params})
+        base, base_params = parse_spec(specs[name])
+        spec = specs[name] if not params else format_spec(base, {**base_params, **params})
         label = name if not params else format_spec(name, params)
         if any(e.label == label for e in entries):
             raise ValueError(f"level {label!r} is given twice")
@@ -320,18 +324,27 @@ def shipped_levels(game: Any) -> dict[str, Any] | None:
     return None if data is None else json.loads(json.dumps(data))  # a copy the caller may change
 
 
-def stale_levels(data: dict[str, Any], game: Any = None) -> list[str]:
-    """Recorded levels whose bot is no longer the level's bot (or that no longer exist); with
-    ``game``, also those recorded with learned weights (``"weights"``, a fingerprint) that
-    the level's bot no longer plays with at the ladder's table size."""
-    from gemtable.bots import LEVELS, parse_spec
+def _recorded_game(data: dict[str, Any]) -> Any:
+    """The game a ladder record names, when it is a registered one (else None)."""
+    from gemtable.core.registry import all_games
 
+    return all_games().get(data.get("game"))
+
+
+def stale_levels(data: dict[str, Any], game: Any = None) -> list[str]:
+    """Recorded levels whose bot is no longer the level's bot in the game (or that no longer
+    exist); with ``game``, also those recorded with learned weights (``"weights"``, a
+    fingerprint) that the level's bot no longer plays with at the ladder's table size.
+    Without ``game`` the levels' bots are those of the game the record names."""
+    from gemtable.bots import game_levels, parse_spec
+
+    specs = game_levels(game if game is not None else _recorded_game(data))
     stale = []
     for name, entry in data["levels"].items():
-        if name not in LEVELS or parse_spec(LEVELS[name]) != parse_spec(entry["spec"]):
+        if name not in specs or parse_spec(specs[name]) != parse_spec(entry["spec"]):
             stale.append(name)
         elif game is not None and "weights" in entry and \
-                weights_of(LEVELS[name], game, data["players"]) != entry["weights"]:
+                weights_of(specs[name], game, data["players"]) != entry["weights"]:
             stale.append(name)
     return stale
 

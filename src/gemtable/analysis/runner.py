@@ -98,7 +98,7 @@ def play_game(spec: GameSpec) -> dict[str, Any]:
     game = resolve_game(spec.game)
     n = len(spec.bots)
     state = game.new(n, spec.seed, **dict(spec.options))
-    bots = [make_bot(b, seed=derive_seed(spec.seed, 1 + s)) for s, b in enumerate(spec.bots)]
+    bots = [make_bot(b, seed=derive_seed(spec.seed, 1 + s), game=game) for s, b in enumerate(spec.bots)]
     # bots that keep something between moves are told every action (Bot.observe); the
     # others cost nothing extra and play exactly as before
     observed = wants_observations(bots)

@@ -8,10 +8,12 @@ from .base import (
     BOT_KINDS,
     LEVELS,
     Bot,
+    game_levels,
+    level_spec,
     make_bot,
     parse_spec,
     register_bot,
     split_specs,
 )
 
-__all__ = ["BOT_KINDS", "LEVELS", "Bot", "make_bot", "parse_spec", "register_bot", "split_specs"]
+__all__ = ["BOT_KINDS", "LEVELS", "Bot", "game_levels", "level_spec", "make_bot", "parse_spec", "register_bot", "split_specs"]

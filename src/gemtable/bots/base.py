@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from gemtable.core import Action, Rng, State
+from gemtable.core import Action, Game, Rng, State
 
 
 class Bot:
@@ -145,7 +145,9 @@ def margin(state: State, player: int) -> float:
 
 
 BOT_KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot}
-# Named strength levels for people, mapped to bot specs (measured in the ladder).
+# Named strength levels for people, mapped to bot specs (measured in the ladder), easiest
+# first.  This is the default table: a game whose levels need other specs to stay in
+# order declares them itself (``game.extra["levels"]``, see :func:`game_levels`).
 LEVELS: dict[str, str] = {
     "easy": "greedy:epsilon=0.3",
     "medium": "mcts:iterations=200",
@@ -201,12 +203,49 @@ def split_specs(text: str) -> list[str]:
     return specs
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from a spec (``random``, ``greedy``, ``mcts:iterations=400``) or a level (``hard``)."""
+def _game_of(game: Game | str | None) -> Game | None:
+    if game is None or isinstance(game, Game):
+        return game
+    from gemtable.core.registry import get_game
+
+    return get_game(game)
+
+
+def game_levels(game: Game | str | None = None) -> dict[str, str]:
+    """The named levels (easiest first) and their specs for ``game`` (a game or its id).
+
+    :data:`LEVELS`, with the specs the game declares in ``extra["levels"]`` ({level: spec})
+    in place of the defaults: each game orders its levels by what it measured (its
+    ``levels.json`` ladder).  A game may re-spec the named levels, not add or drop one, so
+    every game offers the same names; ``None``: the default table.
+    """
+    found = _game_of(game)
+    own = dict(found.extra.get("levels") or {}) if found is not None else {}
+    unknown = sorted(set(own) - set(LEVELS))
+    if unknown:
+        raise ValueError(f"{found.id} declares a spec for level {unknown[0]!r}, which is not a level "
+                         f"(levels: {', '.join(LEVELS)})")
+    return {name: own.get(name, spec) for name, spec in LEVELS.items()}
+
+
+def level_spec(level: str, game: Game | str | None = None) -> str:
+    """The bot spec that plays ``level`` in ``game`` (the default table's without one)."""
+    levels = game_levels(game)
+    if level not in levels:
+        raise ValueError(f"unknown level {level!r} (levels: {', '.join(levels)})")
+    return levels[level]
+
+
+def make_bot(spec: str, seed: int = 0, game: Game | str | None = None) -> Bot:
+    """A bot from a spec (``random``, ``greedy``, ``mcts:iterations=400``) or a level (``hard``).
+
+    A level is played by ``game``'s spec for it (:func:`game_levels`); parameters after the
+    level's name (``hard:iterations=500``) replace that spec's.
+    """
     load_all()
     name, params = parse_spec(spec)
     if name in LEVELS and name not in BOT_KINDS:
-        base, base_params = parse_spec(LEVELS[name])
+        base, base_params = parse_spec(level_spec(name, game))
         name, params = base, {**base_params, **params}
     if name not in BOT_KINDS:
         known = ", ".join(sorted(set(BOT_KINDS) | set(LEVELS)))

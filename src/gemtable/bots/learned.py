@@ -476,7 +476,7 @@ def play_game(game: Game, num_players: int, seed: int, specs: list[str],
     from .base import make_bot
 
     state = game.new(num_players, seed)
-    bots = [make_bot(specs[(offset + s) % len(specs)], seed=seed * 7919 + s) for s in range(num_players)]
+    bots = [make_bot(specs[(offset + s) % len(specs)], seed=seed * 7919 + s, game=game) for s in range(num_players)]
     moves: list[tuple[int, int]] = []
     limit = int(game.extra.get("max_steps", 20_000))
     while not state.is_over() and len(moves) < limit:
@@ -553,7 +553,7 @@ def rows_of_game(game: Game, num_players: int, seed: int, moves: list[tuple[int,
     if label is not None and num_players == 2:  # (why two seats only: the docstring)
         from .base import make_bot
 
-        labeller = make_bot(label[0], seed=seed ^ 0x1ABE1)
+        labeller = make_bot(label[0], seed=seed ^ 0x1ABE1, game=game)
     for i, (p, aid) in enumerate(moves):
         if i in keep:
             rows.append(encode_training_rows(state, rng))

@@ -188,11 +188,11 @@ def positions(game: Game, num_players: int, seed: int, specs: list[str], offset:
     legal actions per row int32 (k)); :func:`dense` turns them into arrays to train on."""
     from .base import make_bot
 
-    teacher = make_bot(teacher_spec, seed=seed)
+    teacher = make_bot(teacher_spec, seed=seed, game=game)
     if not teacher.prepare(game, num_players):
         raise ValueError(f"{game.title} ships no value model at {num_players} players to learn priors from")
     state = game.new(num_players, seed)
-    bots = [make_bot(specs[(offset + s) % len(specs)], seed=seed * 7919 + s) for s in range(num_players)]
+    bots = [make_bot(specs[(offset + s) % len(specs)], seed=seed * 7919 + s, game=game) for s in range(num_players)]
     rng = Rng(seed ^ 0x5EED)
     rows: list[np.ndarray] = []
     ids: list[int] = []

@@ -532,7 +532,7 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
             seed = _deal_seed(manifest["seed"] + 1, gen * 1000)
             record["vs_previous"] = round(match(game, n, _bot_with(net, sims, seed), _bot_with(previous, sims, seed + 1),
                                                 s.eval_games, seed), 4)
-            record["vs_baseline"] = round(match(game, n, _bot_with(net, sims, seed), make_bot(s.eval_bot, seed + 2),
+            record["vs_baseline"] = round(match(game, n, _bot_with(net, sims, seed), make_bot(s.eval_bot, seed + 2, game=game),
                                                 s.eval_games, seed), 4)
             record["baseline"] = s.eval_bot
             record["eval_games"] = s.eval_games

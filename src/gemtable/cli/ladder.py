@@ -41,9 +41,9 @@ def show(g) -> None:
     for name in [*ladder.levels(), *(n for n in recorded if n not in ladder.levels())]:
         e = recorded.get(name)
         if e is None:
-            from gemtable.bots import LEVELS
+            from gemtable.bots import level_spec
 
-            t.add_row(name, LEVELS[name], say(msg("not measured")), "", "", "")
+            t.add_row(name, level_spec(name, g), say(msg("not measured")), "", "", "")
             continue
         note = " [yellow]" + say(msg("(changed since)")) + "[/]" if name in stale else ""
         t.add_row(name + note, e["spec"], f"{e['rating']:.1f}", f"{e['mu']:.2f}", f"{e['sigma']:.2f}",
@@ -91,7 +91,7 @@ def register(app: typer.Typer) -> None:
         if show_only:
             show(g)
             return
-        entries = guarded(lambda: lad.parse_levels(levels))
+        entries = guarded(lambda: lad.parse_levels(levels, g))
         if install and any(e.overrides for e in entries):
             _fail(say(msg("--install ships ratings of the levels as players meet them: drop the overrides ({levels})",
                           levels=", ".join(e.label for e in entries if e.overrides))))

@@ -192,7 +192,7 @@ def play(
     domains = game.domains
     match.meta["names"] = names
     try:
-        bot_objs = {p: make_bot(specs[p], seed=match.seed * 31 + p) for p in range(match.num_players) if p != me}
+        bot_objs = {p: make_bot(specs[p], seed=match.seed * 31 + p, game=game) for p in range(match.num_players) if p != me}
     except ValueError as exc:
         _fail(str(exc))
     try:
@@ -409,12 +409,12 @@ def _bench_bots(game, n: int, specs: list[str], positions: int) -> list[dict]:
     from gemtable.bots import make_bot
 
     for spec in specs:  # refuses a bad spec before any work
-        make_bot(spec, seed=0)
+        make_bot(spec, seed=0, game=game)
     samples: dict[str, list[tuple[int | None, float]]] = {spec: [] for spec in specs}
     for i, state in enumerate(_bench_positions(game, n, positions)):
         p = state.to_move()[0]
         for spec in specs:
-            bot = make_bot(spec, seed=i)
+            bot = make_bot(spec, seed=i, game=game)
             start = time.process_time()
             bot.choose(state.clone(), p)
             cpu = time.process_time() - start

@@ -116,7 +116,7 @@ def register(app: typer.Typer) -> None:
                 for k in range(games):
                     match = Match(gid, n, seed + k, {})
                     state = match.start(game)
-                    seats = [make_bot(bots, seed=(seed + k) * 31 + p) for p in range(n)]
+                    seats = [make_bot(bots, seed=(seed + k) * 31 + p, game=game) for p in range(n)]
                     while not state.is_over():
                         p = state.to_move()[0]
                         view = state.determinize(p, Rng(seed + k + len(match.actions)))

@@ -244,7 +244,7 @@ class BotDriver:
             spec = table.seats[p].bot or (self.m.hooks.stand_in(table, p) if table.seats[p].kind != "bot" else None) or "easy"
             try:
                 # a spec stored before the server's limits (or by hand) is brought within them
-                bot = make_bot(clamped_spec(spec, self.m.limits), seed)
+                bot = make_bot(clamped_spec(spec, self.m.limits), seed, game=table.game)
             except Exception:
                 log.warning("unknown bot %r at table %s; using random", spec, table.id)
                 bot = make_bot("random", seed)

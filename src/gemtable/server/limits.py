@@ -235,13 +235,14 @@ class BotLimitError(ValueError):
 SERVER_REFUSED_BOT_PARAMS = frozenset({"weights"})
 
 
-def check_bot_spec(spec: str, limits: Limits) -> None:
-    """Refuse a bot spec whose budget is over the server's limits (BotLimitError) or bad (ValueError)."""
-    from gemtable.bots import LEVELS, make_bot, parse_spec
+def check_bot_spec(spec: str, limits: Limits, game: Any = None) -> None:
+    """Refuse a bot spec whose budget is over the server's limits (BotLimitError) or bad (ValueError);
+    a level is judged by ``game``'s spec for it (``gemtable.bots.game_levels``)."""
+    from gemtable.bots import BOT_KINDS, LEVELS, level_spec, make_bot, parse_spec
 
     name, params = parse_spec(spec)
-    if name in LEVELS:
-        _base, base_params = parse_spec(LEVELS[name])
+    if name in LEVELS and name not in BOT_KINDS:
+        _base, base_params = parse_spec(level_spec(name, game))
         params = {**base_params, **params}
     refused = sorted(set(params) & SERVER_REFUSED_BOT_PARAMS)
     if refused:
@@ -252,7 +253,7 @@ def check_bot_spec(spec: str, limits: Limits) -> None:
         cap = caps.get(key)
         if cap is not None and isinstance(value, (int, float)) and value > cap:
             raise BotLimitError(f"{key}={value:g} is over this server's limit of {cap:g} per move")
-    make_bot(spec, 0)  # unknown bot, bad parameters
+    make_bot(spec, 0, game=game)  # unknown bot, bad parameters
 
 
 def _caps(limits: Limits) -> dict[str, float]:

@@ -145,7 +145,7 @@ class TableManager:
                 if not isinstance(bot, str) or not bot.strip() or len(bot) > 200:
                     raise Rejected("bad_seats", i18n.msg("Seat {seat}: 'bot' must be a bot level or spec.", seat=i + 1), 422)
                 try:
-                    check_bot_spec(bot, self.limits)
+                    check_bot_spec(bot, self.limits, game)
                 except BotLimitError as exc:
                     raise Rejected("bot_limit", i18n.msg("Seat {seat}: {why}.", seat=i + 1, why=str(exc)), 422) from None
                 except Exception as exc:  # unknown bot, bad parameters

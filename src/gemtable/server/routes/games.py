@@ -82,14 +82,17 @@ async def health(manager: TableManager = Depends(get_manager)):
 
 
 @router.get("/api/bots", tags=["games"],
-            summary="Bot levels (easiest first) and kinds a seat can hold; per game, the levels' ratings "
-                    "from the bots' round robin (null when the game has none)")
+            summary="Bot levels (easiest first) with their default specs and kinds a seat can hold; per game, "
+                    "the bot spec that plays each level there and the levels' ratings from the bots' round "
+                    "robin (null when the game has none)")
 def list_bots(limits: Limits = Depends(get_limits)) -> dict[str, Any]:
     from gemtable.analysis.ladder import current_ratings
-    from gemtable.bots import BOT_KINDS, LEVELS
+    from gemtable.bots import BOT_KINDS, LEVELS, game_levels
     from gemtable.bots.base import load_all
 
     load_all()
+    games = all_games().values()
     return {"levels": dict(LEVELS), "kinds": sorted(BOT_KINDS),
             "limits": {"seconds": limits.bot_seconds, "iterations": limits.bot_iterations, **limits.bot_params},
-            "ratings": {g.id: current_ratings(g) for g in all_games().values()}}
+            "specs": {g.id: game_levels(g) for g in games},
+            "ratings": {g.id: current_ratings(g) for g in games}}
