@@ -1,4 +1,4 @@
-"""In-table play (issue 15): clocks and away seats, chat, undo and rematch.
+"""In-table play: clocks and away seats, chat, undo and rematch.
 
 One ``InPlay`` per table manager (``manager.inplay``) ties ``clocks`` and
 ``chat`` to the live tables.  The table manager calls it at a few points
