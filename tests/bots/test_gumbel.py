@@ -283,3 +283,25 @@ def test_early_stopping_keeps_the_network_that_predicts_held_out_games_best(tmp_
     settings.lr = 1e-3
     record = selfplay.train(game, path, settings, generations=1, log=lambda _: None)["generations"][1]
     assert sum(record["held_out_after"]) <= sum(record["held_out_before"])
+
+
+SHIPPED = [(g, n) for _, g in sorted(all_games().items()) for n in g.player_counts
+           if gumbel.shipped_path(g, n).is_file()]
+
+
+def test_splendor_ships_a_two_seat_network():
+    assert (get_game("splendor"), 2) in SHIPPED
+
+
+@pytest.mark.parametrize("game,n", SHIPPED, ids=[f"{g.id}-{n}p" for g, n in SHIPPED])
+def test_shipped_networks_read_for_their_game_and_play(game, n):
+    net = gumbel.read(game, gumbel.shipped_path(game, n).read_bytes())[0]  # strict: refuses a stale file
+    assert gumbel.shipped(game, n) is not None
+    assert len(gumbel.shipped_path(game, n).read_bytes()) < 3_000_000
+    # trained, not the untrained start: its policy is not uniform on a position of the table size
+    state = _position(game, n=n)
+    seat = state.to_move()[0]
+    policy, _values, _x = gumbel.judge(net, gumbel.Encoder(game), [(state, seat)])
+    assert not np.allclose(policy[0], 0.0)
+    action = make_bot("gumbel:simulations=8", seed=1).choose(state.clone(), seat)
+    assert action in state.legal_actions(seat)
