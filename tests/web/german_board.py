@@ -100,6 +100,14 @@ DRAW = """async ([game, view, seat, legal, names, messages]) => {
 }"""
 
 
+def seat_position(state: Any, seat: int) -> tuple:
+    """(view, seat, legal) of ``seat`` in ``state``, its legal actions as a table message lists
+    them (``LiveTable.payload``), their words in German."""
+    legal = [{"id": a.id, "type": a.type, "json": a.to_json(), "text": state.action_text(seat, a, "de")}
+             for a in state.legal_actions(seat)]
+    return state.view(seat), seat, legal
+
+
 def board_problems(browser: Any, server: str, game: Any, size: str, positions: dict[str, tuple],
                    check: Callable[[str, str], None]) -> list[str]:
     """Draw each of ``positions`` (name -> (view, seat, legal)) of ``game`` in German at

@@ -13,7 +13,7 @@ import pytest
 from gemtable.games.mille_fiori import GAME
 from gemtable.games.mille_fiori.rules import EXTRA_CARD, PICKING, USING
 
-from .german_board import SIZES, board_problems, static_server
+from .german_board import SIZES, board_problems, seat_position, static_server
 
 pytestmark = pytest.mark.browser
 
@@ -33,9 +33,7 @@ def positions() -> dict[str, tuple]:
             p = state.to_move()[0]
             phase = {PICKING: "pick", USING: "place", EXTRA_CARD: "extra"}.get(state.phase)
             if phase and phase not in found and state.turn > 6 and players == 4:
-                legal = [{"id": a.id, "type": a.type, "json": a.to_json(), "text": state.action_text(p, a, "de")}
-                         for a in state.legal_actions(p)]
-                found[phase] = (state.view(p), p, legal)
+                found[phase] = seat_position(state, p)
             state.apply(p, rng.choice(state.legal_actions(p)))
         if len(found) == 4:
             return found

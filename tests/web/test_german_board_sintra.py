@@ -13,7 +13,7 @@ import pytest
 from gemtable.games.sintra import GAME
 from gemtable.games.sintra.rules import KEEP, PLACE
 
-from .german_board import SIZES, board_problems, static_server
+from .german_board import SIZES, board_problems, seat_position, static_server
 
 pytestmark = pytest.mark.browser
 
@@ -34,9 +34,7 @@ def positions() -> dict[str, tuple]:
             if phase == "choose" and "choose" in found and any(a.type == "return_glazier" for a in state.legal_actions(p)):
                 phase = "return"
             if phase and phase not in found:
-                legal = [{"id": a.id, "type": a.type, "json": a.to_json(), "text": state.action_text(p, a, "de")}
-                         for a in state.legal_actions(p)]
-                found[phase] = (state.view(p), p, legal)
+                found[phase] = seat_position(state, p)
             state.apply(p, rng.choice(state.legal_actions(p)))
         if len(found) == 5:
             return found
