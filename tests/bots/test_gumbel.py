@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from gemtable.bots import gumbel, learned, make_bot, selfplay
+from gemtable.bots import LEVELS, gumbel, learned, make_bot, selfplay
 from gemtable.core import Rng
 from gemtable.games.registry import all_games, get_game
 
@@ -305,3 +305,36 @@ def test_shipped_networks_read_for_their_game_and_play(game, n):
     assert not np.allclose(policy[0], 0.0)
     action = make_bot("gumbel:simulations=8", seed=1).choose(state.clone(), seat)
     assert action in state.legal_actions(seat)
+
+
+def test_fallback_plays_the_level_where_no_network_is_shipped(monkeypatch):
+    game = get_game("splendor")
+    with pytest.raises(ValueError, match="fallback must be a level"):
+        make_bot("gumbel:fallback=puct")
+    bot = make_bot("gumbel:simulations=8,fallback=hard", seed=3)
+    # two seats: the shipped network plays, the stand-in is never made
+    two = _position(game, n=2)
+    seat = two.to_move()[0]
+    assert bot.stand_in(game, 2) is None
+    assert bot.weights_fingerprint(game, 2) == gumbel.shipped(game, 2).fingerprint()
+    assert bot.choose(two.clone(), seat) in two.legal_actions(seat)
+    # three seats: no network is shipped, so the default table's hard (mcts) chooses
+    three = _position(game, n=3)
+    seat = three.to_move()[0]
+    stand_in = bot.stand_in(game, 3)
+    assert repr(stand_in) == repr(make_bot("hard"))
+    chosen = []
+    monkeypatch.setattr(type(stand_in), "choose", lambda self, s, p: chosen.append(p) or s.legal_actions(p)[0])
+    assert bot.choose(three.clone(), seat) == three.legal_actions(seat)[0]
+    assert chosen == [seat]
+    # given weights, the network plays at every table size
+    assert make_bot("gumbel:fallback=hard,weights=x.npz").stand_in(game, 3) is None
+
+
+def test_splendors_expert_is_the_network_at_two_seats_and_puct_elsewhere():
+    game = get_game("splendor")
+    bot = make_bot("expert", seed=1, game=game)
+    assert isinstance(bot, gumbel.GumbelBot)
+    assert bot.stand_in(game, 2) is None
+    assert repr(bot.stand_in(game, 3)) == repr(make_bot(LEVELS["expert"]))
+    assert repr(bot.stand_in(game, 4)).startswith("puct:")

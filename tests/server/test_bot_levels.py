@@ -135,3 +135,19 @@ def test_a_games_own_level_spec_is_held_to_the_servers_limits(client, toy_regist
                                          "seats": [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]})
     assert r.status_code == 422 and r.json()["error"] == "bot_limit", r.text
     assert "iterations" in r.json()["detail"]
+
+
+def test_a_gumbel_seat_is_held_to_the_servers_simulation_limit(client):
+    from gemtable.server.limits import clamp_bot
+
+    limits = client.app.state.manager.limits
+    cap = int(limits.bot_params["simulations"])
+    r = client.post("/api/tables", json={"game": "toy", "players": 2,
+                                         "seats": [{"kind": "human"}, {"kind": "bot", "bot": f"gumbel:simulations={cap + 1}"}]})
+    assert r.status_code == 422 and r.json()["error"] == "bot_limit", r.text
+    assert "simulations" in r.json()["detail"]
+    # a spec stored before the limit plays within it, and within the seconds bound
+    from gemtable.bots import make_bot
+    bot = clamp_bot(make_bot(f"gumbel:simulations={cap * 3}"), limits)
+    assert bot.simulations == cap and bot.seconds == limits.bot_seconds
+    assert bot.budget() <= cap

@@ -50,7 +50,8 @@ NAMES = st.sampled_from(["\ud800x", "a\x00b", "{P1}", "\u202eevil", "x" * 500, "
     alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FFFF, categories=["L", "N", "P", "S", "Z", "C"]),
     max_size=40)
 BOTS = st.sampled_from(["mcts:seconds=inf", "mcts:seconds=nan", "mcts:iterations=1e12", "mcts:seconds=1e308",
-                        "greedy:lookahead=99", "hard:iterations=99999999", "random", "easy", "mcts:iterations=5"])
+                        "greedy:lookahead=99", "hard:iterations=99999999", "random", "easy", "mcts:iterations=5",
+                        "gumbel:simulations=99999999", "gumbel:fallback=nope", "gumbel:fallback=hard,simulations=4"])
 HOSTILE_CREATE = st.fixed_dictionaries(
     {"game": st.just("toy"), "players": st.just(2)},
     optional={

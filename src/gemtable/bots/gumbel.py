@@ -43,10 +43,16 @@ Weights: ``weights=PATH`` (a file of ``gemtable train GAME --method gumbel``: a 
 or a weights file), else the game's shipped ``policy.npz`` (``policy-<n>p.npz`` preferred
 at tables of ``n``), else the untrained network.
 
-Parameters: ``simulations`` (32 per move), ``seconds`` (a time budget instead: the number
-of simulations is set from the time the bot's simulations took so far), ``k`` (16 root
+Parameters: ``simulations`` (32 per move), ``seconds`` (a time budget: the number of
+simulations is set from the time the bot's simulations took so far, at most ``simulations``
+when that is given too, else at most 4096; the first move, with nothing measured, plays the
+given ``simulations`` or 8), ``k`` (16 root
 actions), ``c_visit`` (50), ``c_scale`` (1.0), ``noise`` (1.0: the Gumbel noise's scale; 0
-ranks the root actions by the policy alone), ``weights``.
+ranks the root actions by the policy alone), ``weights``, ``fallback`` (a level of the
+default table, e.g. ``expert``: at a table size for which the game ships no network and no
+``weights`` are given, the bot plays that level's spec instead of the untrained network;
+a game's ``expert`` level uses it to play the learned network where one was trained and
+the search it replaces elsewhere).
 """
 
 from __future__ import annotations
@@ -63,13 +69,14 @@ import numpy as np
 from gemtable.core import Action, Game, State
 
 from . import learned
-from .base import Bot, check_params, register_bot
+from .base import LEVELS, Bot, check_params, make_bot, register_bot
 
 FORMAT = 1
 SHARPNESS = learned.SHARPNESS
 NAMES = ("mean", "std", "w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "lin")
 TRAINABLE = NAMES[2:]
 SHIPPED_NAME = "policy.npz"
+MAX_SIMULATIONS = 4096  # per move under a time budget without a ``simulations`` cap
 
 
 # -- the network ---------------------------------------------------------------------------
@@ -397,13 +404,14 @@ class GumbelBot(Bot):
     """Gumbel AlphaZero search with a policy-value network (see the module docstring)."""
 
     name = "gumbel"
-    PARAMS = ("simulations", "seconds", "k", "c_visit", "c_scale", "noise", "weights")
+    PARAMS = ("simulations", "seconds", "k", "c_visit", "c_scale", "noise", "weights", "fallback")
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
         check_params(self.name, params, self.PARAMS)
         super().__init__(seed, **params)
-        self.simulations = int(params.get("simulations", 32))
         self.seconds = params.get("seconds")
+        # with a time budget, ``simulations`` (when given) caps the count the time allows
+        self.simulations = int(params.get("simulations", 32 if self.seconds is None else MAX_SIMULATIONS))
         self.k = int(params.get("k", 16))
         self.c_visit = float(params.get("c_visit", 50.0))
         self.c_scale = float(params.get("c_scale", 1.0))
@@ -412,6 +420,11 @@ class GumbelBot(Bot):
             raise ValueError("gumbel: simulations and k must be at least 1")
         if self.seconds is not None and float(self.seconds) <= 0:
             raise ValueError("gumbel: seconds must be positive")
+        fallback = params.get("fallback")
+        if fallback is not None and str(fallback) not in LEVELS:
+            raise ValueError(f"gumbel: fallback must be a level ({', '.join(LEVELS)}), not {fallback!r}")
+        self.fallback = None if fallback is None else str(fallback)
+        self._stand_in: Bot | None = None  # the fallback level's bot, made when first needed
         self._nets: dict[tuple[str, int], PolicyValueNet] = {}
         self._encoder: Encoder | None = None
         self._per_sim: float | None = None  # seconds per simulation so far (the seconds budget)
@@ -430,18 +443,45 @@ class GumbelBot(Bot):
                 self._nets[key] = shipped(game, num_players) or fresh(game)
         return self._nets[key]
 
+    def stand_in(self, game: Game, num_players: int) -> Bot | None:
+        """The fallback level's bot when it plays tables of ``num_players`` (no network is
+        shipped for them and no ``weights`` are given), else None."""
+        if self.fallback is None or self.params.get("weights") is not None:
+            return None
+        if game.observation_layout is not None and shipped(game, num_players) is not None:
+            return None
+        if self._stand_in is None:
+            # the default table's spec: a game's own spec for the level may be this bot
+            self._stand_in = make_bot(LEVELS[self.fallback], seed=self.rng.next64() & 0x7FFFFFFF)
+        return self._stand_in
+
+    @property
+    def observes(self) -> bool:
+        return self.fallback is not None  # the stand-in may keep its tree between moves
+
+    def observe(self, state: State, player: int, action: Action | None) -> None:
+        other = self.stand_in(state.game, state.num_players) if self.fallback is not None else None
+        if other is not None:
+            other.observe(state, player, action)
+
     def weights_fingerprint(self, game: Any, num_players: int) -> str | None:
+        other = self.stand_in(game, num_players)
+        if other is not None:
+            return other.weights_fingerprint(game, num_players)
         net = self.net(game, num_players)
         return None if net is None else net.fingerprint()
 
     def budget(self) -> int:
         if self.seconds is None:
             return self.simulations
-        if self._per_sim is None:
-            return 8
-        return max(4, min(4096, int(float(self.seconds) / self._per_sim)))
+        if self._per_sim is None:  # nothing measured yet: a given count as asked, else a short first look
+            return self.simulations if "simulations" in self.params else 8
+        return max(4, min(self.simulations, int(float(self.seconds) / self._per_sim)))
 
     def choose(self, state: State, player: int) -> Action:
+        other = self.stand_in(state.game, state.num_players)
+        if other is not None:
+            return other.choose(state, player)
         net = self.net(state.game, state.num_players)
         if self._encoder is None or self._encoder.game is not state.game:
             self._encoder = Encoder(state.game)

@@ -64,7 +64,7 @@ class Limits:
     bot_seconds: float = 5.0
     bot_iterations: int = 5000
     bot_params: dict[str, float] = field(default_factory=lambda: {
-        "lookahead": 2, "samples": 64, "rollout": 200,
+        "lookahead": 2, "samples": 64, "rollout": 200, "simulations": 5000,
     })
 
     @classmethod
@@ -289,4 +289,8 @@ def clamp_bot(bot: Any, limits: Limits) -> Any:
     iterations = getattr(bot, "iterations", None)
     if isinstance(iterations, int) and iterations > limits.bot_iterations:
         bot.iterations = limits.bot_iterations
+    simulations = getattr(bot, "simulations", None)
+    cap = limits.bot_params.get("simulations")
+    if isinstance(simulations, int) and cap is not None and simulations > cap:
+        bot.simulations = int(cap)
     return bot
