@@ -125,20 +125,29 @@ class PolicyValueNet(learned.WeightsFile):
         self._heur = heuristic_slice(game)
         self._seat = np.arange(max(game.player_counts))
 
-    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def forward(self, x: np.ndarray, sizes: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits ``(B, actions)``, value logits ``(B, seats)``; seats past the table
-        size get -inf)."""
+        size get -inf).  ``sizes``: each row's table size, when the caller knows them (else
+        read from the rows)."""
         w = self.weights
-        h1 = np.maximum(x @ self._w1 + self._b1, 0)
-        h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
-        policy = h2 @ w["wp"] + w["bp"]
-        value = h2 @ w["wv"] + w["bv"] + x[:, self._heur] * w["lin"]
-        value = np.where(self._seat[None, :] < table_sizes(self.game, x)[:, None], value, -np.inf)
+        h1 = x @ self._w1
+        h1 += self._b1
+        np.maximum(h1, 0, out=h1)
+        h2 = h1 @ w["w2"]
+        h2 += w["b2"]
+        np.maximum(h2, 0, out=h2)
+        policy = h2 @ w["wp"]
+        policy += w["bp"]
+        value = h2 @ w["wv"]
+        value += w["bv"]
+        value += x[:, self._heur] * w["lin"]
+        sizes = table_sizes(self.game, x) if sizes is None else np.asarray(sizes)
+        value[self._seat[None, :] >= sizes[:, None]] = -np.inf
         return policy, value
 
-    def evaluate(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, x: np.ndarray, sizes: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits, every seat's share of the win from the row's seat on)."""
-        policy, value = self.forward(x)
+        policy, value = self.forward(x, sizes)
         return policy, softmax(value)
 
 
@@ -224,7 +233,7 @@ class Encoder:
 
 
 def judge(net: PolicyValueNet | None, encoder: Encoder,
-          items: list[tuple[State, int]]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+          items: list[tuple[State, int]]) -> tuple[np.ndarray, list[list[float]], np.ndarray]:
     """(policy logits, every seat's share of the win in seat order, input rows) of positions
     ``(state, seat to move)`` in one batch.  Without a network (a game with no observation
     layout to read) the policy is uniform and the value the untrained network's: a softmax
@@ -233,59 +242,148 @@ def judge(net: PolicyValueNet | None, encoder: Encoder,
         values = []
         for state, _ in items:
             heur = np.asarray(learned.heuristics(state), np.float64)
-            values.append(softmax(SHARPNESS * heur / max(1.0, float(np.max(np.abs(heur))))))
+            values.append(softmax(SHARPNESS * heur / max(1.0, float(np.max(np.abs(heur))))).tolist())
         return np.zeros((len(items), len(encoder.game.actions))), values, encoder.buf[:0]
     x = encoder.rows(items)
-    policy, shares = net.evaluate(x)
+    policy, shares = net.evaluate(x, [state.num_players for state, _ in items])
     values = []
     for i, (state, seat) in enumerate(items):
-        n = state.num_players
-        values.append(np.roll(shares[i, :n], seat))  # row j is seat (seat + j) % n
+        row = shares[i, :state.num_players].tolist()  # entry j is seat (seat + j) % n
+        values.append(row[-seat:] + row[:-seat])
     return policy, values, x
 
 
 # -- the search -------------------------------------------------------------------------------
+# A simulation selects below the root among the 10 to 60 legal actions of a position; on
+# arrays that small NumPy's per-call cost dominates, so the selection works on plain floats.
+# It computes exactly what the NumPy expressions in its comments compute: the same
+# operations in the same order, NumPy's own ``exp`` (whose last bit may differ from
+# ``math.exp``) and :func:`fsum_np`, NumPy's summation order.  The search therefore makes the
+# same decisions as one written with NumPy over the whole action space
+# (tests/bots/test_gumbel.py holds such a copy and compares).
+
+
+def fsum_np(xs: list[float]) -> float:
+    """``float(np.sum(xs))`` of a list of floats, bit for bit: NumPy adds a float array
+    pairwise, eight running sums over blocks of up to 128 entries (plain sums are added in
+    another order and may differ in the last bit)."""
+    n = len(xs)
+    if n < 8:
+        s = 0.0
+        for x in xs:
+            s += x
+        return s
+    if n <= 128:
+        r0, r1, r2, r3, r4, r5, r6, r7 = xs[:8]
+        cut = n - n % 8
+        for i in range(8, cut, 8):
+            r0 += xs[i]
+            r1 += xs[i + 1]
+            r2 += xs[i + 2]
+            r3 += xs[i + 3]
+            r4 += xs[i + 4]
+            r5 += xs[i + 5]
+            r6 += xs[i + 6]
+            r7 += xs[i + 7]
+        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for i in range(cut, n):
+            s += xs[i]
+        return s
+    half = n // 2
+    half -= half % 8
+    return fsum_np(xs[:half]) + fsum_np(xs[half:])
+
+
 class Node:
-    """A decision of ``mover`` in the open-loop tree: its network output and, over the whole
-    action space, each action's visits and summed value for the mover (arrays, so the
-    selection is a few vector operations whatever the number of legal actions)."""
+    """A decision of ``mover`` in the open-loop tree: its network output and each action's
+    visits and summed value for the mover (by action id; an action never taken has none).
 
-    __slots__ = ("children", "logits", "mover", "total", "value", "visits")
+    ``priors`` caches, per set of legal action ids met at this node (the determinizations
+    may differ in what is legal), those actions' logits and, once asked for, their softmax:
+    neither changes between visits."""
 
-    def __init__(self, mover: int, logits: np.ndarray, value: np.ndarray) -> None:
+    __slots__ = ("children", "logits", "mover", "priors", "total", "value", "visits")
+
+    def __init__(self, mover: int, logits: np.ndarray, value: Any) -> None:
         self.mover = mover
-        self.logits = logits  # policy logits over the whole action space
+        self.logits = logits  # policy logits over the whole action space (float64)
         self.value = value  # the network's value per seat
-        self.visits = np.zeros(len(logits))
-        self.total = np.zeros(len(logits))
+        self.visits: dict[int, int] = {}
+        self.total: dict[int, float] = {}
         self.children: dict[int, Node] = {}
+        self.priors: dict[tuple[int, ...], list[Any]] = {}
+
+    def prior(self, ids: tuple[int, ...], probs: bool = True) -> tuple[list[float], list[float] | None]:
+        """(logits, softmax of the logits) of the actions ``ids`` (the softmax None unless
+        ``probs``)."""
+        got = self.priors.get(ids)
+        if got is None:
+            got = self.priors[ids] = [self.logits[list(ids)].tolist(), None]
+        if probs and got[1] is None:
+            got[1] = _softmax(got[0])
+        return got[0], got[1]
 
 
-def completed_q(node: Node, ids: Any, probs: np.ndarray) -> np.ndarray:
+def completed_q(node: Node, ids: Any, probs: Any, counts: list[int] | None = None) -> list[float]:
     """Each action's mean value for the mover; unvisited ones get ``v_mix`` (the network's
-    value blended with the prior-weighted mean of the visited actions' values)."""
-    visits = node.visits[ids]
-    seen = visits > 0
+    value blended with the prior-weighted mean of the visited actions' values).  ``probs``:
+    the prior over ``ids``; ``counts``: their visits, when the caller has them."""
+    if counts is None:
+        counts = [node.visits.get(a, 0) for a in ids]
     v = float(node.value[node.mover])
-    if not seen.any():
-        return np.full(len(visits), v)
-    q = np.divide(node.total[ids], visits, out=np.zeros(len(visits)), where=seen)
-    mass = float(probs[seen].sum())
-    mean = float((probs * q)[seen].sum()) / max(mass, 1e-12)
-    n = float(visits.sum())
-    v = (v + n * mean) / (1 + n)
-    return np.where(seen, q, v)
+    n = sum(counts)  # visits are whole numbers: any order gives the same sum
+    if not n:
+        return [v] * len(counts)
+    total = node.total
+    seen = [(i, total[a] / c) for i, (a, c) in enumerate(zip(ids, counts)) if c]  # (index, q)
+    mass = fsum_np([probs[i] for i, _ in seen])
+    mean = fsum_np([probs[i] * qa for i, qa in seen]) / max(mass, 1e-12)
+    q = [(v + n * mean) / (1 + n)] * len(counts)
+    for i, qa in seen:
+        q[i] = qa
+    return q
 
 
 def sigma(q: np.ndarray, max_visits: float, c_visit: float, c_scale: float) -> np.ndarray:
     return (c_visit + max_visits) * c_scale * q
 
 
-def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> np.ndarray:
+def _softmax(z: list[float]) -> list[float]:
+    """``softmax(np.array(z))``, bit for bit."""
+    top = max(z)
+    e = np.exp([x - top for x in z]).tolist()
+    t = fsum_np(e)
+    return [x / t for x in e]
+
+
+def _improved(node: Node, ids: tuple[int, ...], counts: list[int], c_visit: float,
+              c_scale: float) -> list[float]:
+    """``softmax(logits + sigma(completed q))`` over ``ids`` (visited ``counts`` times)."""
+    scale = (c_visit + max(counts)) * c_scale  # sigma(q) = scale * q
+    if any(counts):
+        logits, probs = node.prior(ids)
+        q = completed_q(node, ids, probs, counts)
+        return _softmax([lg + scale * x for lg, x in zip(logits, q)])
+    logits = node.prior(ids, probs=False)[0]
+    sv = scale * float(node.value[node.mover])  # nothing visited: every q is the value
+    return _softmax([lg + sv for lg in logits])
+
+
+def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> list[float]:
     """``softmax(logits + sigma(completed q))`` over the actions ``ids``."""
-    logits = node.logits[ids]
-    q = completed_q(node, ids, softmax(logits))
-    return softmax(logits + sigma(q, float(node.visits[ids].max()), c_visit, c_scale))
+    ids = tuple(int(a) for a in ids)
+    return _improved(node, ids, [node.visits.get(a, 0) for a in ids], c_visit, c_scale)
+
+
+def select(node: Node, ids: tuple[int, ...], c_visit: float, c_scale: float) -> int:
+    """The index in ``ids`` of the action a simulation takes at ``node``:
+    ``argmax pi'(a) - N(a) / (1 + sum N)`` (the first of equals)."""
+    visits = node.visits
+    counts = [visits.get(a, 0) for a in ids]
+    pi = _improved(node, ids, counts, c_visit, c_scale)
+    denom = 1 + sum(counts)
+    score = [p - c / denom for p, c in zip(pi, counts)]
+    return score.index(max(score))
 
 
 Request = tuple[State, int]
@@ -316,15 +414,17 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
     ids = [a.id for a in legal]
     det = state.search_determinization(seat, rng)
     logits, value = yield (det, seat)
-    root = Node(seat, np.asarray(logits, np.float64), np.asarray(value, np.float64))
+    value = np.asarray(value, np.float64)
+    root = Node(seat, np.asarray(logits, np.float64), value.tolist())
     root_logits = root.logits[ids]
     if len(ids) == 1:
-        return SearchResult(legal[0], ids, np.ones(1), root.value, 0)
+        return SearchResult(legal[0], ids, np.ones(1), value, 0)
     g = gumbel.gumbel(size=len(ids)) * noise
     m = max(1, min(k, len(ids), simulations))
     order = sorted(range(len(ids)), key=lambda i: -(g[i] + root_logits[i]))
     remaining = order[:m]
     rounds = max(1, math.ceil(math.log2(m))) if m > 1 else 1
+    probs = softmax(root_logits)
     done = 0
     for r in range(rounds):
         left = simulations - done
@@ -339,18 +439,16 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
                 yield from _simulate(state, seat, root, legal[i], rng, c_visit, c_scale)
                 done += 1
         if len(remaining) > 1:
-            probs = softmax(root_logits)
-            q = completed_q(root, ids, probs)
-            most = float(root.visits.max())
+            q = np.asarray(completed_q(root, ids, probs))
+            most = float(max(root.visits.values()))
             score = g + root_logits + sigma(q, most, c_visit, c_scale)
             remaining = sorted(remaining, key=lambda i: -score[i])[:max(1, math.ceil(len(remaining) / 2))]
-    probs = softmax(root_logits)
-    q = completed_q(root, ids, probs)
-    most = float(root.visits.max())
+    q = np.asarray(completed_q(root, ids, probs))
+    most = float(max(root.visits.values()))
     score = g + root_logits + sigma(q, most, c_visit, c_scale)
     best = max(remaining, key=lambda i: score[i])
     target = softmax(root_logits + sigma(q, most, c_visit, c_scale))
-    return SearchResult(legal[best], ids, target, root.value, done)
+    return SearchResult(legal[best], ids, target, value, done)
 
 
 def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_visit: float,
@@ -365,13 +463,13 @@ def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_vi
     aid = first.id
     while True:
         if det.is_over():
-            value = np.asarray(det.returns(), np.float64)
+            value = [float(v) for v in det.returns()]
             break
         mover = det.to_move()[0]
         child = node.children.get(aid)
         if child is None or child.mover != mover:
             logits, value = yield (det, mover)
-            value = np.asarray(value, np.float64)
+            value = np.asarray(value, np.float64).tolist()
             if child is None:
                 node.children[aid] = Node(mover, np.asarray(logits, np.float64), value)
             break
@@ -380,16 +478,14 @@ def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_vi
         if len(legal) == 1:
             action = legal[0]
         else:
-            lids = np.fromiter((a.id for a in legal), np.intp, len(legal))
-            pi = improved_policy(node, lids, c_visit, c_scale)
-            counts = node.visits[lids]
-            action = legal[int(np.argmax(pi - counts / (1 + counts.sum())))]
+            action = legal[select(node, tuple([a.id for a in legal]), c_visit, c_scale)]
         aid = action.id
         path.append((node, aid))
         det.step(mover, action)
     for n_, a in path:
-        n_.visits[a] += 1
-        n_.total[a] += value[n_.mover]
+        visits, total = n_.visits, n_.total
+        visits[a] = visits.get(a, 0) + 1
+        total[a] = total.get(a, 0.0) + value[n_.mover]
 
 
 # -- the bot ----------------------------------------------------------------------------------
