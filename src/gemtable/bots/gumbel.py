@@ -54,6 +54,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Generator
+from itertools import repeat
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -141,14 +142,20 @@ class PolicyValueNet(learned.WeightsFile):
         value = h2 @ w["wv"]
         value += w["bv"]
         value += x[:, self._heur] * w["lin"]
-        sizes = table_sizes(self.game, x) if sizes is None else np.asarray(sizes)
-        value[self._seat[None, :] >= sizes[:, None]] = -np.inf
+        if sizes is not None and min(sizes) == max(sizes):  # one table size (always at play)
+            value[:, sizes[0]:] = -np.inf
+        else:
+            sizes = table_sizes(self.game, x) if sizes is None else np.asarray(sizes)
+            value[self._seat[None, :] >= sizes[:, None]] = -np.inf
         return policy, value
 
     def evaluate(self, x: np.ndarray, sizes: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits, every seat's share of the win from the row's seat on)."""
         policy, value = self.forward(x, sizes)
-        return policy, softmax(value)
+        value -= value.max(axis=-1, keepdims=True)  # softmax, in place
+        np.exp(value, out=value)
+        value /= value.sum(axis=-1, keepdims=True)
+        return policy, value
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -329,7 +336,7 @@ def completed_q(node: Node, ids: Any, probs: Any, counts: list[int] | None = Non
     value blended with the prior-weighted mean of the visited actions' values).  ``probs``:
     the prior over ``ids``; ``counts``: their visits, when the caller has them."""
     if counts is None:
-        counts = [node.visits.get(a, 0) for a in ids]
+        counts = _counts(node, ids)
     v = float(node.value[node.mover])
     n = sum(counts)  # visits are whole numbers: any order gives the same sum
     if not n:
@@ -348,41 +355,74 @@ def sigma(q: np.ndarray, max_visits: float, c_visit: float, c_scale: float) -> n
     return (c_visit + max_visits) * c_scale * q
 
 
-def _softmax(z: list[float]) -> list[float]:
-    """``softmax(np.array(z))``, bit for bit."""
+def _exps(z: list[float]) -> tuple[list[float], float]:
+    """(``np.exp(z - max(z))``, its NumPy sum): the two halves of a softmax, bit for bit."""
     top = max(z)
     e = np.exp([x - top for x in z]).tolist()
-    t = fsum_np(e)
+    return e, fsum_np(e)
+
+
+def _softmax(z: list[float]) -> list[float]:
+    """``softmax(np.array(z))``, bit for bit."""
+    e, t = _exps(z)
     return [x / t for x in e]
 
 
-def _improved(node: Node, ids: tuple[int, ...], counts: list[int], c_visit: float,
-              c_scale: float) -> list[float]:
-    """``softmax(logits + sigma(completed q))`` over ``ids`` (visited ``counts`` times)."""
+def _counts(node: Node, ids: tuple[int, ...]) -> list[int]:
+    return list(map(node.visits.get, ids, repeat(0)))
+
+
+def _improved_logits(node: Node, ids: tuple[int, ...], counts: list[int], c_visit: float,
+                     c_scale: float) -> list[float]:
+    """``logits + sigma(completed q)`` over ``ids`` (visited ``counts`` times)."""
     scale = (c_visit + max(counts)) * c_scale  # sigma(q) = scale * q
     if any(counts):
         logits, probs = node.prior(ids)
         q = completed_q(node, ids, probs, counts)
-        return _softmax([lg + scale * x for lg, x in zip(logits, q)])
-    logits = node.prior(ids, probs=False)[0]
+        return [lg + scale * x for lg, x in zip(logits, q)]
     sv = scale * float(node.value[node.mover])  # nothing visited: every q is the value
-    return _softmax([lg + sv for lg in logits])
+    return [lg + sv for lg in node.prior(ids, probs=False)[0]]
 
 
 def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> list[float]:
     """``softmax(logits + sigma(completed q))`` over the actions ``ids``."""
     ids = tuple(int(a) for a in ids)
-    return _improved(node, ids, [node.visits.get(a, 0) for a in ids], c_visit, c_scale)
+    return _softmax(_improved_logits(node, ids, _counts(node, ids), c_visit, c_scale))
 
 
 def select(node: Node, ids: tuple[int, ...], c_visit: float, c_scale: float) -> int:
     """The index in ``ids`` of the action a simulation takes at ``node``:
-    ``argmax pi'(a) - N(a) / (1 + sum N)`` (the first of equals)."""
-    visits = node.visits
-    counts = [visits.get(a, 0) for a in ids]
-    pi = _improved(node, ids, counts, c_visit, c_scale)
-    denom = 1 + sum(counts)
-    score = [p - c / denom for p, c in zip(pi, counts)]
+    ``argmax pi'(a) - N(a) / (1 + sum N)`` with ``pi' = improved_policy`` (the first of
+    equals).  The search's hottest code: :func:`completed_q` and :func:`improved_policy`
+    written out, computing only what differs between the actions."""
+    counts = list(map(node.visits.get, ids, repeat(0)))
+    n = sum(counts)
+    scale = (c_visit + max(counts)) * c_scale  # sigma(q) = scale * q
+    cached = node.priors.get(ids)
+    if cached is None:
+        cached = node.priors[ids] = [node.logits[list(ids)].tolist(), None]
+    logits = cached[0]
+    v = float(node.value[node.mover])
+    if n:
+        probs = cached[1]
+        if probs is None:
+            probs = cached[1] = _softmax(logits)
+        total = node.total
+        seen = [(i, total[a] / c) for i, (a, c) in enumerate(zip(ids, counts)) if c]  # (index, q)
+        mass = fsum_np([probs[i] for i, _ in seen])
+        mean = fsum_np([probs[i] * qa for i, qa in seen]) / max(mass, 1e-12)
+        sv = scale * ((v + n * mean) / (1 + n))  # sigma(v_mix): the unvisited actions' q
+        z = [lg + sv for lg in logits]
+        for i, qa in seen:
+            z[i] = logits[i] + scale * qa
+    else:
+        sv = scale * v
+        z = [lg + sv for lg in logits]
+    top = max(z)
+    e = np.exp([x - top for x in z]).tolist()
+    t = fsum_np(e)
+    denom = 1 + n
+    score = [x / t - c / denom for x, c in zip(e, counts)]
     return score.index(max(score))
 
 
