@@ -54,8 +54,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Generator
-from itertools import repeat
 from importlib import resources
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -261,13 +261,13 @@ def judge(net: PolicyValueNet | None, encoder: Encoder,
 
 
 # -- the search -------------------------------------------------------------------------------
-# A simulation selects below the root among the 10 to 60 legal actions of a position; on
-# arrays that small NumPy's per-call cost dominates, so the selection works on plain floats.
-# It computes exactly what the NumPy expressions in its comments compute: the same
-# operations in the same order, NumPy's own ``exp`` (whose last bit may differ from
-# ``math.exp``) and :func:`fsum_np`, NumPy's summation order.  The search therefore makes the
-# same decisions as one written with NumPy over the whole action space
-# (tests/bots/test_gumbel.py holds such a copy and compares).
+# Below the root a simulation chooses among a position's legal actions, a few dozen at most;
+# on arrays that small NumPy's cost per call dominates, so the selection works on plain
+# floats.  It computes exactly what NumPy computes for the formulas of the module docstring:
+# the same operations in the same order, NumPy's own ``exp`` (whose last bit may differ from
+# ``math.exp``'s) and :func:`fsum_np`, NumPy's order of summation.  So the search makes the
+# same decisions, bit for bit, as the same search written with NumPy arrays
+# (tests/bots/gumbel_reference.py holds one, and tests/bots/test_gumbel.py compares).
 
 
 def fsum_np(xs: list[float]) -> float:
@@ -306,29 +306,29 @@ class Node:
     visits and summed value for the mover (by action id; an action never taken has none).
 
     ``priors`` caches, per set of legal action ids met at this node (the determinizations
-    may differ in what is legal), those actions' logits and, once asked for, their softmax:
-    neither changes between visits."""
+    may differ in what is legal), those actions' logits and, once asked for, the two halves
+    of their softmax (:func:`_exps`): neither changes between visits."""
 
     __slots__ = ("children", "logits", "mover", "priors", "total", "value", "visits")
 
     def __init__(self, mover: int, logits: np.ndarray, value: Any) -> None:
         self.mover = mover
         self.logits = logits  # policy logits over the whole action space (float64)
-        self.value = value  # the network's value per seat
+        self.value = value  # the network's value per seat (floats)
         self.visits: dict[int, int] = {}
         self.total: dict[int, float] = {}
         self.children: dict[int, Node] = {}
         self.priors: dict[tuple[int, ...], list[Any]] = {}
 
-    def prior(self, ids: tuple[int, ...], probs: bool = True) -> tuple[list[float], list[float] | None]:
-        """(logits, softmax of the logits) of the actions ``ids`` (the softmax None unless
-        ``probs``)."""
+    def prior(self, ids: tuple[int, ...], exps: bool = True) -> list[Any]:
+        """``[logits, exps, their sum]`` of the actions ``ids``: the prior over them is
+        ``exps[i] / sum`` (the last two None unless ``exps``)."""
         got = self.priors.get(ids)
         if got is None:
-            got = self.priors[ids] = [self.logits[list(ids)].tolist(), None]
-        if probs and got[1] is None:
-            got[1] = _softmax(got[0])
-        return got[0], got[1]
+            got = self.priors[ids] = [self.logits.take(ids).tolist(), None, None]
+        if exps and got[1] is None:
+            got[1], got[2] = _exps(got[0])
+        return got
 
 
 def completed_q(node: Node, ids: Any, probs: Any, counts: list[int] | None = None) -> list[float]:
@@ -336,7 +336,7 @@ def completed_q(node: Node, ids: Any, probs: Any, counts: list[int] | None = Non
     value blended with the prior-weighted mean of the visited actions' values).  ``probs``:
     the prior over ``ids``; ``counts``: their visits, when the caller has them."""
     if counts is None:
-        counts = _counts(node, ids)
+        counts = list(map(node.visits.get, ids, repeat(0)))
     v = float(node.value[node.mover])
     n = sum(counts)  # visits are whole numbers: any order gives the same sum
     if not n:
@@ -368,61 +368,48 @@ def _softmax(z: list[float]) -> list[float]:
     return [x / t for x in e]
 
 
-def _counts(node: Node, ids: tuple[int, ...]) -> list[int]:
-    return list(map(node.visits.get, ids, repeat(0)))
-
-
 def _improved_logits(node: Node, ids: tuple[int, ...], counts: list[int], c_visit: float,
                      c_scale: float) -> list[float]:
-    """``logits + sigma(completed q)`` over ``ids`` (visited ``counts`` times)."""
+    """``logits + sigma(completed q)`` over ``ids`` (visited ``counts`` times): the search's
+    hottest code, so :func:`completed_q` is written out here, computing apart only the few
+    visited actions."""
+    n = sum(counts)
     scale = (c_visit + max(counts)) * c_scale  # sigma(q) = scale * q
-    if any(counts):
-        logits, probs = node.prior(ids)
-        q = completed_q(node, ids, probs, counts)
-        return [lg + scale * x for lg, x in zip(logits, q)]
-    sv = scale * float(node.value[node.mover])  # nothing visited: every q is the value
-    return [lg + sv for lg in node.prior(ids, probs=False)[0]]
+    logits, e, t = node.prior(ids, exps=n > 0)
+    v = float(node.value[node.mover])
+    if not n:
+        sv = scale * v  # nothing visited: every q is the value
+        return [lg + sv for lg in logits]
+    total = node.total
+    # the visited actions: (index, prior, q)
+    seen = [(i, e[i] / t, total[a] / c) for i, (a, c) in enumerate(zip(ids, counts)) if c]
+    mass = fsum_np([p for _, p, _ in seen])
+    mean = fsum_np([p * qa for _, p, qa in seen]) / max(mass, 1e-12)
+    sv = scale * ((v + n * mean) / (1 + n))  # sigma(v_mix): the unvisited actions' q
+    z = [lg + sv for lg in logits]
+    for i, _, qa in seen:
+        z[i] = logits[i] + scale * qa
+    return z
 
 
 def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> list[float]:
     """``softmax(logits + sigma(completed q))`` over the actions ``ids``."""
     ids = tuple(int(a) for a in ids)
-    return _softmax(_improved_logits(node, ids, _counts(node, ids), c_visit, c_scale))
+    counts = list(map(node.visits.get, ids, repeat(0)))
+    return _softmax(_improved_logits(node, ids, counts, c_visit, c_scale))
 
 
 def select(node: Node, ids: tuple[int, ...], c_visit: float, c_scale: float) -> int:
     """The index in ``ids`` of the action a simulation takes at ``node``:
     ``argmax pi'(a) - N(a) / (1 + sum N)`` with ``pi' = improved_policy`` (the first of
-    equals).  The search's hottest code: :func:`completed_q` and :func:`improved_policy`
-    written out, computing only what differs between the actions."""
+    equals)."""
     counts = list(map(node.visits.get, ids, repeat(0)))
-    n = sum(counts)
-    scale = (c_visit + max(counts)) * c_scale  # sigma(q) = scale * q
-    cached = node.priors.get(ids)
-    if cached is None:
-        cached = node.priors[ids] = [node.logits[list(ids)].tolist(), None]
-    logits = cached[0]
-    v = float(node.value[node.mover])
-    if n:
-        probs = cached[1]
-        if probs is None:
-            probs = cached[1] = _softmax(logits)
-        total = node.total
-        seen = [(i, total[a] / c) for i, (a, c) in enumerate(zip(ids, counts)) if c]  # (index, q)
-        mass = fsum_np([probs[i] for i, _ in seen])
-        mean = fsum_np([probs[i] * qa for i, qa in seen]) / max(mass, 1e-12)
-        sv = scale * ((v + n * mean) / (1 + n))  # sigma(v_mix): the unvisited actions' q
-        z = [lg + sv for lg in logits]
-        for i, qa in seen:
-            z[i] = logits[i] + scale * qa
-    else:
-        sv = scale * v
-        z = [lg + sv for lg in logits]
-    top = max(z)
-    e = np.exp([x - top for x in z]).tolist()
-    t = fsum_np(e)
-    denom = 1 + n
-    score = [x / t - c / denom for x, c in zip(e, counts)]
+    e, t = _exps(_improved_logits(node, ids, counts, c_visit, c_scale))
+    denom = 1 + sum(counts)
+    score = [x / t for x in e]  # minus 0 / denom where unvisited
+    for i, c in enumerate(counts):
+        if c:
+            score[i] -= c / denom
     return score.index(max(score))
 
 
@@ -464,7 +451,7 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
     order = sorted(range(len(ids)), key=lambda i: -(g[i] + root_logits[i]))
     remaining = order[:m]
     rounds = max(1, math.ceil(math.log2(m))) if m > 1 else 1
-    probs = softmax(root_logits)
+    probs = softmax(root_logits).tolist()
     done = 0
     for r in range(rounds):
         left = simulations - done
@@ -480,11 +467,11 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
                 done += 1
         if len(remaining) > 1:
             q = np.asarray(completed_q(root, ids, probs))
-            most = float(max(root.visits.values()))
+            most = float(max(root.visits.values(), default=0))
             score = g + root_logits + sigma(q, most, c_visit, c_scale)
             remaining = sorted(remaining, key=lambda i: -score[i])[:max(1, math.ceil(len(remaining) / 2))]
     q = np.asarray(completed_q(root, ids, probs))
-    most = float(max(root.visits.values()))
+    most = float(max(root.visits.values(), default=0))
     score = g + root_logits + sigma(q, most, c_visit, c_scale)
     best = max(remaining, key=lambda i: score[i])
     target = softmax(root_logits + sigma(q, most, c_visit, c_scale))
@@ -509,7 +496,7 @@ def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_vi
         child = node.children.get(aid)
         if child is None or child.mover != mover:
             logits, value = yield (det, mover)
-            value = np.asarray(value, np.float64).tolist()
+            value = list(map(float, value))
             if child is None:
                 node.children[aid] = Node(mover, np.asarray(logits, np.float64), value)
             break
