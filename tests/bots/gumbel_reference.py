@@ -1,6 +1,7 @@
-"""A frozen copy of the ``gumbel`` search as first written (NumPy over the whole action
-space at every node), kept as the reference that the faster search in
-:mod:`gemtable.bots.gumbel` must agree with: same action, same policy target."""
+"""The ``gumbel`` search written with NumPy arrays over the whole action space at every
+node (visits, values, the improved policy): a frozen reference that the search of
+:mod:`gemtable.bots.gumbel`, which selects on plain floats, must agree with — the same
+action, the same policy target (``tests/bots/test_gumbel.py``)."""
 
 from __future__ import annotations
 

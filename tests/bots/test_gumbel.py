@@ -105,7 +105,7 @@ def test_search_agrees_with_the_reference_search(game, n, seed, moves, trained):
                        net, gumbel.Encoder(game))
     assert got.action == expect[0] and got.ids == expect[1] and got.simulations == expect[3]
     assert np.max(np.abs(np.asarray(got.policy) - expect[2])) <= 1e-9
-    # the batched judge of self-play drives the same search to the same result
+    # self-play's judge (rows into a batch buffer) drives the same search to the same result
     gen = gumbel.search(state, seat, Rng(seed), np.random.default_rng(seed), sims, k)
     encoder = gumbel.Encoder(game, 4)
     try:
