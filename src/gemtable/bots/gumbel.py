@@ -383,8 +383,15 @@ def _improved_logits(node: Node, ids: tuple[int, ...], counts: list[int], c_visi
     total = node.total
     # the visited actions: (index, prior, q)
     seen = [(i, e[i] / t, total[a] / c) for i, (a, c) in enumerate(zip(ids, counts)) if c]
-    mass = fsum_np([p for _, p, _ in seen])
-    mean = fsum_np([p * qa for _, p, qa in seen]) / max(mass, 1e-12)
+    if len(seen) < 8:  # fsum_np's plain loop, written out: usually a few actions are visited
+        mass = acc = 0.0
+        for _, p, qa in seen:
+            mass += p
+            acc += p * qa
+    else:
+        mass = fsum_np([p for _, p, _ in seen])
+        acc = fsum_np([p * qa for _, p, qa in seen])
+    mean = acc / max(mass, 1e-12)
     sv = scale * ((v + n * mean) / (1 + n))  # sigma(v_mix): the unvisited actions' q
     z = [lg + sv for lg in logits]
     for i, _, qa in seen:
