@@ -12,6 +12,8 @@ from gemtable.bots import LEVELS, gumbel, learned, make_bot, selfplay
 from gemtable.core import Rng
 from gemtable.games.registry import all_games, get_game
 
+from . import gumbel_reference
+
 
 def _position(game, n=2, seed=3, moves=6):
     state = game.new(n, seed)
@@ -32,7 +34,7 @@ def test_untrained_network_is_a_uniform_policy_and_the_heuristic_value(gid):
         seat = state.to_move()[0]
         policy, values, _x = gumbel.judge(net, gumbel.Encoder(game), [(state, seat)])
         assert np.allclose(policy[0], 0.0)
-        assert values[0].shape == (n,) and abs(values[0].sum() - 1) < 1e-5
+        assert len(values[0]) == n and abs(sum(values[0]) - 1) < 1e-5
         heur = learned.heuristics(state)
         scale = max(1.0, max(abs(v) for v in heur))
         expect = np.exp(learned.SHARPNESS * np.array(heur) / scale)
@@ -62,6 +64,92 @@ def test_search_spends_its_budget_and_returns_a_policy_over_the_legal_actions(gi
     assert result.ids == [a.id for a in legal]
     assert result.policy.shape == (len(legal),) and abs(result.policy.sum() - 1) < 1e-9
     assert result.simulations == 32
+
+
+def _sample_positions():
+    """40 positions of the five games at two and three seats (fixed seeds, random depths)
+    with the untrained network, and 8 of Splendor at two seats with its shipped network."""
+    cases = []
+    for gid in sorted(all_games()):
+        game = get_game(gid)
+        for j in range(8):
+            cases.append((game, 2 + j % 2, 11 * j + 1, 3 + 7 * j, False))
+    splendor = get_game("splendor")
+    cases += [(splendor, 2, 5 * j + 2, 4 + 5 * j, True) for j in range(8)]
+    return cases
+
+
+@pytest.mark.parametrize("game,n,seed,moves,trained", _sample_positions(),
+                         ids=[f"{g.id}-{n}p-{s}-{'shipped' if t else 'fresh'}" for g, n, s, _, t in _sample_positions()])
+def test_search_agrees_with_the_reference_search(game, n, seed, moves, trained):
+    """The search (per-node caches, plain-float selection below the root) makes the same
+    decisions as the reference copy of the NumPy-over-the-action-space search
+    (tests/bots/gumbel_reference.py): the same action, the same policy target."""
+    state = game.new(n, seed)
+    rng = Rng(seed)
+    for i in range(4 * moves):  # ``moves`` random moves, then on to the next real choice
+        p = state.to_move()[0]
+        acts = state.legal_actions(p)
+        if i >= moves and len(acts) > 1:
+            break
+        state.step(p, acts[rng.below(len(acts))])
+        if state.is_over():  # a short game: start again
+            state = game.new(n, seed)
+    assert len(state.legal_actions(state.to_move()[0])) > 1
+    net = gumbel.shipped(game, n) if trained else gumbel.fresh(game)
+    assert net is not None
+    seat = state.to_move()[0]
+    sims, k = (64, 16) if seed % 2 else (48, 8)
+    expect = gumbel_reference.run(net, state, seat, Rng(seed), np.random.default_rng(seed), sims, k)
+    got = gumbel.drive(gumbel.search(state, seat, Rng(seed), np.random.default_rng(seed), sims, k),
+                       net, gumbel.Encoder(game))
+    assert got.action == expect[0] and got.ids == expect[1] and got.simulations == expect[3]
+    assert np.max(np.abs(np.asarray(got.policy) - expect[2])) <= 1e-9
+    # self-play's judge (rows into a batch buffer) drives the same search to the same result
+    gen = gumbel.search(state, seat, Rng(seed), np.random.default_rng(seed), sims, k)
+    encoder = gumbel.Encoder(game, 4)
+    try:
+        request = next(gen)
+        while True:
+            policy, values, _x = gumbel.judge(net, encoder, [request])
+            request = gen.send((policy[0], values[0]))
+    except StopIteration as stop:
+        batched = stop.value
+    assert batched.action == got.action and np.array_equal(batched.policy, got.policy)
+
+
+def test_selection_is_the_reference_numpy_arithmetic_bit_for_bit():
+    """Below the root the search works on plain floats; its improved policy, completed q
+    and chosen action are exactly those of the NumPy expressions of the reference, on
+    random nodes (any legal set size, visits and values)."""
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        size = int(rng.integers(1, 200))
+        mover = int(rng.integers(0, 3))
+        logits = (rng.standard_normal(size + 50) * rng.choice([0.0, 0.1, 3.0])).astype(np.float32)
+        value = rng.dirichlet(np.ones(3)).astype(np.float32).astype(np.float64)
+        ids = tuple(sorted(int(a) for a in rng.choice(size + 50, size, replace=False)))
+        ours = gumbel.Node(mover, logits.astype(np.float64), value.tolist())
+        ref = gumbel_reference.Node(mover, logits.astype(np.float64), value)
+        for a in ids:
+            for _ in range(int(rng.integers(0, 4)) * (rng.random() < 0.4)):
+                reward = float(np.float32(rng.random()))
+                ours.visits[a] = ours.visits.get(a, 0) + 1
+                ours.total[a] = ours.total.get(a, 0.0) + reward
+                ref.visits[a] += 1
+                ref.total[a] += reward
+        lids = np.array(ids, np.intp)
+        c_visit, c_scale = (50.0, 1.0) if trial % 2 else (float(rng.integers(1, 80)), float(rng.random() * 2))
+        expect = gumbel_reference.improved_policy(ref, lids, c_visit, c_scale)
+        assert np.array_equal(gumbel.improved_policy(ours, ids, c_visit, c_scale), expect)
+        prior = gumbel_reference.softmax(ref.logits[lids])
+        assert np.array_equal(gumbel.completed_q(ours, ids, prior.tolist()),
+                              gumbel_reference.completed_q(ref, lids, prior))
+        counts = ref.visits[lids]
+        assert gumbel.select(ours, ids, c_visit, c_scale) == int(np.argmax(expect - counts / (1 + counts.sum())))
+    for size in range(300):  # NumPy's summation order
+        xs = rng.random(size) * 10.0 ** rng.integers(-8, 8, size)
+        assert gumbel.fsum_np(xs.tolist()) == float(np.sum(xs))
 
 
 def test_search_finds_the_action_the_values_favour(monkeypatch):

@@ -61,6 +61,7 @@ import math
 import time
 from collections.abc import Generator
 from importlib import resources
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -132,21 +133,36 @@ class PolicyValueNet(learned.WeightsFile):
         self._heur = heuristic_slice(game)
         self._seat = np.arange(max(game.player_counts))
 
-    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def forward(self, x: np.ndarray, sizes: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits ``(B, actions)``, value logits ``(B, seats)``; seats past the table
-        size get -inf)."""
+        size get -inf).  ``sizes``: each row's table size, when the caller knows them (else
+        read from the rows)."""
         w = self.weights
-        h1 = np.maximum(x @ self._w1 + self._b1, 0)
-        h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0)
-        policy = h2 @ w["wp"] + w["bp"]
-        value = h2 @ w["wv"] + w["bv"] + x[:, self._heur] * w["lin"]
-        value = np.where(self._seat[None, :] < table_sizes(self.game, x)[:, None], value, -np.inf)
+        h1 = x @ self._w1
+        h1 += self._b1
+        np.maximum(h1, 0, out=h1)
+        h2 = h1 @ w["w2"]
+        h2 += w["b2"]
+        np.maximum(h2, 0, out=h2)
+        policy = h2 @ w["wp"]
+        policy += w["bp"]
+        value = h2 @ w["wv"]
+        value += w["bv"]
+        value += x[:, self._heur] * w["lin"]
+        if sizes is not None and min(sizes) == max(sizes):  # one table size (always at play)
+            value[:, sizes[0]:] = -np.inf
+        else:
+            sizes = table_sizes(self.game, x) if sizes is None else np.asarray(sizes)
+            value[self._seat[None, :] >= sizes[:, None]] = -np.inf
         return policy, value
 
-    def evaluate(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate(self, x: np.ndarray, sizes: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits, every seat's share of the win from the row's seat on)."""
-        policy, value = self.forward(x)
-        return policy, softmax(value)
+        policy, value = self.forward(x, sizes)
+        value -= value.max(axis=-1, keepdims=True)  # softmax, in place
+        np.exp(value, out=value)
+        value /= value.sum(axis=-1, keepdims=True)
+        return policy, value
 
 
 def softmax(z: np.ndarray) -> np.ndarray:
@@ -231,7 +247,7 @@ class Encoder:
 
 
 def judge(net: PolicyValueNet | None, encoder: Encoder,
-          items: list[tuple[State, int]]) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+          items: list[tuple[State, int]]) -> tuple[np.ndarray, list[list[float]], np.ndarray]:
     """(policy logits, every seat's share of the win in seat order, input rows) of positions
     ``(state, seat to move)`` in one batch.  Without a network (a game with no observation
     layout to read) the policy is uniform and the value the untrained network's: a softmax
@@ -240,59 +256,175 @@ def judge(net: PolicyValueNet | None, encoder: Encoder,
         values = []
         for state, _ in items:
             heur = np.asarray(learned.heuristics(state), np.float64)
-            values.append(softmax(SHARPNESS * heur / max(1.0, float(np.max(np.abs(heur))))))
+            values.append(softmax(SHARPNESS * heur / max(1.0, float(np.max(np.abs(heur))))).tolist())
         return np.zeros((len(items), len(encoder.game.actions))), values, encoder.buf[:0]
     x = encoder.rows(items)
-    policy, shares = net.evaluate(x)
+    policy, shares = net.evaluate(x, [state.num_players for state, _ in items])
     values = []
     for i, (state, seat) in enumerate(items):
-        n = state.num_players
-        values.append(np.roll(shares[i, :n], seat))  # row j is seat (seat + j) % n
+        row = shares[i, :state.num_players].tolist()  # entry j is seat (seat + j) % n
+        values.append(row[-seat:] + row[:-seat])
     return policy, values, x
 
 
 # -- the search -------------------------------------------------------------------------------
+# Below the root a simulation chooses among a position's legal actions, a few dozen at most;
+# on arrays that small NumPy's cost per call dominates, so the selection works on plain
+# floats.  It computes exactly what NumPy computes for the formulas of the module docstring:
+# the same operations in the same order, NumPy's own ``exp`` (whose last bit may differ from
+# ``math.exp``'s) and :func:`fsum_np`, NumPy's order of summation.  So the search makes the
+# same decisions, bit for bit, as the same search written with NumPy arrays
+# (tests/bots/gumbel_reference.py holds one, and tests/bots/test_gumbel.py compares).
+
+
+def fsum_np(xs: list[float]) -> float:
+    """``float(np.sum(xs))`` of a list of floats, bit for bit: NumPy adds a float array
+    pairwise, eight running sums over blocks of up to 128 entries (plain sums are added in
+    another order and may differ in the last bit)."""
+    n = len(xs)
+    if n < 8:
+        s = 0.0
+        for x in xs:
+            s += x
+        return s
+    if n <= 128:
+        r0, r1, r2, r3, r4, r5, r6, r7 = xs[:8]
+        cut = n - n % 8
+        for i in range(8, cut, 8):
+            r0 += xs[i]
+            r1 += xs[i + 1]
+            r2 += xs[i + 2]
+            r3 += xs[i + 3]
+            r4 += xs[i + 4]
+            r5 += xs[i + 5]
+            r6 += xs[i + 6]
+            r7 += xs[i + 7]
+        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for i in range(cut, n):
+            s += xs[i]
+        return s
+    half = n // 2
+    half -= half % 8
+    return fsum_np(xs[:half]) + fsum_np(xs[half:])
+
+
 class Node:
-    """A decision of ``mover`` in the open-loop tree: its network output and, over the whole
-    action space, each action's visits and summed value for the mover (arrays, so the
-    selection is a few vector operations whatever the number of legal actions)."""
+    """A decision of ``mover`` in the open-loop tree: its network output and each action's
+    visits and summed value for the mover (by action id; an action never taken has none).
 
-    __slots__ = ("children", "logits", "mover", "total", "value", "visits")
+    ``priors`` caches, per set of legal action ids met at this node (the determinizations
+    may differ in what is legal), those actions' logits and, once asked for, the two halves
+    of their softmax (:func:`_exps`): neither changes between visits."""
 
-    def __init__(self, mover: int, logits: np.ndarray, value: np.ndarray) -> None:
+    __slots__ = ("children", "logits", "mover", "priors", "total", "value", "visits")
+
+    def __init__(self, mover: int, logits: np.ndarray, value: Any) -> None:
         self.mover = mover
-        self.logits = logits  # policy logits over the whole action space
-        self.value = value  # the network's value per seat
-        self.visits = np.zeros(len(logits))
-        self.total = np.zeros(len(logits))
+        self.logits = logits  # policy logits over the whole action space (float64)
+        self.value = value  # the network's value per seat (floats)
+        self.visits: dict[int, int] = {}
+        self.total: dict[int, float] = {}
         self.children: dict[int, Node] = {}
+        self.priors: dict[tuple[int, ...], list[Any]] = {}
+
+    def prior(self, ids: tuple[int, ...], exps: bool = True) -> list[Any]:
+        """``[logits, exps, their sum]`` of the actions ``ids``: the prior over them is
+        ``exps[i] / sum`` (the last two None unless ``exps``)."""
+        got = self.priors.get(ids)
+        if got is None:
+            got = self.priors[ids] = [self.logits.take(ids).tolist(), None, None]
+        if exps and got[1] is None:
+            got[1], got[2] = _exps(got[0])
+        return got
 
 
-def completed_q(node: Node, ids: Any, probs: np.ndarray) -> np.ndarray:
+def completed_q(node: Node, ids: Any, probs: Any, counts: list[int] | None = None) -> list[float]:
     """Each action's mean value for the mover; unvisited ones get ``v_mix`` (the network's
-    value blended with the prior-weighted mean of the visited actions' values)."""
-    visits = node.visits[ids]
-    seen = visits > 0
+    value blended with the prior-weighted mean of the visited actions' values).  ``probs``:
+    the prior over ``ids``; ``counts``: their visits, when the caller has them."""
+    if counts is None:
+        counts = list(map(node.visits.get, ids, repeat(0)))
     v = float(node.value[node.mover])
-    if not seen.any():
-        return np.full(len(visits), v)
-    q = np.divide(node.total[ids], visits, out=np.zeros(len(visits)), where=seen)
-    mass = float(probs[seen].sum())
-    mean = float((probs * q)[seen].sum()) / max(mass, 1e-12)
-    n = float(visits.sum())
-    v = (v + n * mean) / (1 + n)
-    return np.where(seen, q, v)
+    n = sum(counts)  # visits are whole numbers: any order gives the same sum
+    if not n:
+        return [v] * len(counts)
+    total = node.total
+    seen = [(i, total[a] / c) for i, (a, c) in enumerate(zip(ids, counts)) if c]  # (index, q)
+    mass = fsum_np([probs[i] for i, _ in seen])
+    mean = fsum_np([probs[i] * qa for i, qa in seen]) / max(mass, 1e-12)
+    q = [(v + n * mean) / (1 + n)] * len(counts)
+    for i, qa in seen:
+        q[i] = qa
+    return q
 
 
 def sigma(q: np.ndarray, max_visits: float, c_visit: float, c_scale: float) -> np.ndarray:
     return (c_visit + max_visits) * c_scale * q
 
 
-def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> np.ndarray:
+def _exps(z: list[float]) -> tuple[list[float], float]:
+    """(``np.exp(z - max(z))``, its NumPy sum): the two halves of a softmax, bit for bit."""
+    top = max(z)
+    e = np.exp([x - top for x in z]).tolist()
+    return e, fsum_np(e)
+
+
+def _softmax(z: list[float]) -> list[float]:
+    """``softmax(np.array(z))``, bit for bit."""
+    e, t = _exps(z)
+    return [x / t for x in e]
+
+
+def _improved_logits(node: Node, ids: tuple[int, ...], counts: list[int], c_visit: float,
+                     c_scale: float) -> list[float]:
+    """``logits + sigma(completed q)`` over ``ids`` (visited ``counts`` times): the search's
+    hottest code, so :func:`completed_q` is written out here, computing apart only the few
+    visited actions."""
+    n = sum(counts)
+    scale = (c_visit + max(counts)) * c_scale  # sigma(q) = scale * q
+    logits, e, t = node.prior(ids, exps=n > 0)
+    v = float(node.value[node.mover])
+    if not n:
+        sv = scale * v  # nothing visited: every q is the value
+        return [lg + sv for lg in logits]
+    total = node.total
+    # the visited actions: (index, prior, q)
+    seen = [(i, e[i] / t, total[a] / c) for i, (a, c) in enumerate(zip(ids, counts)) if c]
+    if len(seen) < 8:  # fsum_np's plain loop, written out: usually a few actions are visited
+        mass = acc = 0.0
+        for _, p, qa in seen:
+            mass += p
+            acc += p * qa
+    else:
+        mass = fsum_np([p for _, p, _ in seen])
+        acc = fsum_np([p * qa for _, p, qa in seen])
+    mean = acc / max(mass, 1e-12)
+    sv = scale * ((v + n * mean) / (1 + n))  # sigma(v_mix): the unvisited actions' q
+    z = [lg + sv for lg in logits]
+    for i, _, qa in seen:
+        z[i] = logits[i] + scale * qa
+    return z
+
+
+def improved_policy(node: Node, ids: Any, c_visit: float, c_scale: float) -> list[float]:
     """``softmax(logits + sigma(completed q))`` over the actions ``ids``."""
-    logits = node.logits[ids]
-    q = completed_q(node, ids, softmax(logits))
-    return softmax(logits + sigma(q, float(node.visits[ids].max()), c_visit, c_scale))
+    ids = tuple(int(a) for a in ids)
+    counts = list(map(node.visits.get, ids, repeat(0)))
+    return _softmax(_improved_logits(node, ids, counts, c_visit, c_scale))
+
+
+def select(node: Node, ids: tuple[int, ...], c_visit: float, c_scale: float) -> int:
+    """The index in ``ids`` of the action a simulation takes at ``node``:
+    ``argmax pi'(a) - N(a) / (1 + sum N)`` with ``pi' = improved_policy`` (the first of
+    equals)."""
+    counts = list(map(node.visits.get, ids, repeat(0)))
+    e, t = _exps(_improved_logits(node, ids, counts, c_visit, c_scale))
+    denom = 1 + sum(counts)
+    score = [x / t for x in e]  # minus 0 / denom where unvisited
+    for i, c in enumerate(counts):
+        if c:
+            score[i] -= c / denom
+    return score.index(max(score))
 
 
 Request = tuple[State, int]
@@ -323,15 +455,17 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
     ids = [a.id for a in legal]
     det = state.search_determinization(seat, rng)
     logits, value = yield (det, seat)
-    root = Node(seat, np.asarray(logits, np.float64), np.asarray(value, np.float64))
+    value = np.asarray(value, np.float64)
+    root = Node(seat, np.asarray(logits, np.float64), value.tolist())
     root_logits = root.logits[ids]
     if len(ids) == 1:
-        return SearchResult(legal[0], ids, np.ones(1), root.value, 0)
+        return SearchResult(legal[0], ids, np.ones(1), value, 0)
     g = gumbel.gumbel(size=len(ids)) * noise
     m = max(1, min(k, len(ids), simulations))
     order = sorted(range(len(ids)), key=lambda i: -(g[i] + root_logits[i]))
     remaining = order[:m]
     rounds = max(1, math.ceil(math.log2(m))) if m > 1 else 1
+    probs = softmax(root_logits).tolist()
     done = 0
     for r in range(rounds):
         left = simulations - done
@@ -346,18 +480,16 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
                 yield from _simulate(state, seat, root, legal[i], rng, c_visit, c_scale)
                 done += 1
         if len(remaining) > 1:
-            probs = softmax(root_logits)
-            q = completed_q(root, ids, probs)
-            most = float(root.visits.max())
+            q = np.asarray(completed_q(root, ids, probs))
+            most = float(max(root.visits.values(), default=0))
             score = g + root_logits + sigma(q, most, c_visit, c_scale)
             remaining = sorted(remaining, key=lambda i: -score[i])[:max(1, math.ceil(len(remaining) / 2))]
-    probs = softmax(root_logits)
-    q = completed_q(root, ids, probs)
-    most = float(root.visits.max())
+    q = np.asarray(completed_q(root, ids, probs))
+    most = float(max(root.visits.values(), default=0))
     score = g + root_logits + sigma(q, most, c_visit, c_scale)
     best = max(remaining, key=lambda i: score[i])
     target = softmax(root_logits + sigma(q, most, c_visit, c_scale))
-    return SearchResult(legal[best], ids, target, root.value, done)
+    return SearchResult(legal[best], ids, target, value, done)
 
 
 def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_visit: float,
@@ -372,13 +504,13 @@ def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_vi
     aid = first.id
     while True:
         if det.is_over():
-            value = np.asarray(det.returns(), np.float64)
+            value = [float(v) for v in det.returns()]
             break
         mover = det.to_move()[0]
         child = node.children.get(aid)
         if child is None or child.mover != mover:
             logits, value = yield (det, mover)
-            value = np.asarray(value, np.float64)
+            value = list(map(float, value))
             if child is None:
                 node.children[aid] = Node(mover, np.asarray(logits, np.float64), value)
             break
@@ -387,16 +519,14 @@ def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_vi
         if len(legal) == 1:
             action = legal[0]
         else:
-            lids = np.fromiter((a.id for a in legal), np.intp, len(legal))
-            pi = improved_policy(node, lids, c_visit, c_scale)
-            counts = node.visits[lids]
-            action = legal[int(np.argmax(pi - counts / (1 + counts.sum())))]
+            action = legal[select(node, tuple([a.id for a in legal]), c_visit, c_scale)]
         aid = action.id
         path.append((node, aid))
         det.step(mover, action)
     for n_, a in path:
-        n_.visits[a] += 1
-        n_.total[a] += value[n_.mover]
+        visits, total = n_.visits, n_.total
+        visits[a] = visits.get(a, 0) + 1
+        total[a] = total.get(a, 0.0) + value[n_.mover]
 
 
 # -- the bot ----------------------------------------------------------------------------------
