@@ -45,7 +45,7 @@ GAME = Game(
     observation_layout=OBSERVATION_LAYOUT,
     # levels: expert is the self-play network's search where a network ships for the table
     # size (two seats), and the learned PUCT search it beat elsewhere (the bots README, levels;
-    # levels.json).  1,400 simulations think about as long as puct's 1,000 iterations.
+    # levels.json).  1,600 simulations think about as long as puct's 1,000 iterations.
     extra={"conformance_seeds": 300, "deep_seeds": 2, "max_steps": 5000,
-           "levels": {"expert": "gumbel:simulations=1400,fallback=expert"}},
+           "levels": {"expert": "gumbel:simulations=1600,fallback=expert"}},
 )
