@@ -555,6 +555,9 @@ class GumbelBot(Bot):
             raise ValueError(f"gumbel: fallback must be a level ({', '.join(LEVELS)}), not {fallback!r}")
         self.fallback = None if fallback is None else str(fallback)
         self._stand_in: Bot | None = None  # the fallback level's bot, made when first needed
+        # does that bot use what it is told between moves?  (asked of a throwaway one, so the
+        # drivers skip the bookkeeping for a stand-in that would ignore it)
+        self._stand_in_observes = self.fallback is not None and make_bot(LEVELS[self.fallback]).observes
         self._nets: dict[tuple[str, int], PolicyValueNet] = {}
         self._encoder: Encoder | None = None
         self._per_sim: float | None = None  # seconds per simulation so far (the seconds budget)
@@ -587,10 +590,10 @@ class GumbelBot(Bot):
 
     @property
     def observes(self) -> bool:
-        return self.fallback is not None  # the stand-in may keep its tree between moves
+        return self._stand_in_observes  # the stand-in keeps its tree between moves
 
     def observe(self, state: State, player: int, action: Action | None) -> None:
-        other = self.stand_in(state.game, state.num_players) if self.fallback is not None else None
+        other = self.stand_in(state.game, state.num_players) if self._stand_in_observes else None
         if other is not None:
             other.observe(state, player, action)
 
@@ -606,7 +609,7 @@ class GumbelBot(Bot):
             return self.simulations
         if self._per_sim is None:  # nothing measured yet: a given count as asked, else a short first look
             return self.simulations if "simulations" in self.params else 8
-        return max(4, min(self.simulations, int(float(self.seconds) / self._per_sim)))
+        return min(self.simulations, max(4, int(float(self.seconds) / self._per_sim)))
 
     def choose(self, state: State, player: int) -> Action:
         other = self.stand_in(state.game, state.num_players)
