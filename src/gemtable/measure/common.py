@@ -1,8 +1,9 @@
-"""Helpers shared by the measuring tools: a free local port, a percentile."""
+"""Helpers shared by the measuring tools: a free local port, a percentile, stopping a server."""
 
 from __future__ import annotations
 
 import socket
+import subprocess
 
 
 def free_port() -> int:
@@ -20,4 +21,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-__all__ = ["free_port", "percentile"]
+def stop_process(proc: subprocess.Popen, timeout: float = 15.0) -> None:
+    """Ask a server process to stop (SIGTERM); kill it if it has not within ``timeout`` seconds."""
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+
+
+__all__ = ["free_port", "percentile", "stop_process"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -43,13 +44,17 @@ from typing import Any
 
 import orjson
 
-from .loadtest import free_port, proc_times
+from .common import free_port, stop_process
+from .loadtest import proc_times
 
 _STATEMENTS = (
     "CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, rev INTEGER NOT NULL, updated_at TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS actions (table_id TEXT NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, "
-    "action TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (table_id, idx))",
+    ("CREATE TABLE IF NOT EXISTS actions (table_id TEXT NOT NULL, idx INTEGER NOT NULL, seat INTEGER NOT NULL, "
+     "action TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (table_id, idx))"),
 )
+
+
+ACTION = '{"type":"action","action":{"type":"take","gems":[0,1,2]},"version":VERSION}'  # what a seat sends
 
 
 def state_messages(game_id: str, players: int = 2, seed: int = 1, limit: int = 200) -> list[list[str]]:
@@ -200,7 +205,7 @@ async def _drive(port: int, pairs: int, seconds: float, warmup: float, think: fl
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 seat = turn % 2
                 answered[seat].clear()
-                await socks[seat].send('{"type":"action","action":{"type":"take","gems":[0,1,2]},"version":%d}' % turn)
+                await socks[seat].send(ACTION.replace("VERSION", str(turn)))
                 await answered[seat].wait()  # the mover's own answer
                 if counted["on"]:
                     counted["moves"] += 1
@@ -229,11 +234,12 @@ async def _drive(port: int, pairs: int, seconds: float, warmup: float, think: fl
 
 
 async def _drain(ws, answered: asyncio.Event) -> None:
-    try:
+    """Read a seat's messages until its socket closes (at the end of the run)."""
+    from websockets.exceptions import ConnectionClosed
+
+    with contextlib.suppress(ConnectionClosed):
         async for _ in ws:
             answered.set()
-    except Exception:
-        pass
 
 
 def measure(pairs: int = 300, seconds: float = 20.0, warmup: float = 8.0, think: float = 1.0,
@@ -251,12 +257,7 @@ def measure(pairs: int = 300, seconds: float = 20.0, warmup: float = 8.0, think:
                 stats = _get_stats(port)
                 report["moves_per_commit"] = round(stats["moves"] / stats["groups"], 2) if stats["groups"] else None
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc)
     report["server"] = "transport + commit" if commit else "transport"
     return report
 

@@ -31,7 +31,7 @@ from typing import Any
 from gemtable.core import i18n
 from gemtable.core.i18n import msg, msgp
 
-from .common import free_port
+from .common import free_port, stop_process
 
 CHROMIUM = os.environ.get("GEMTABLE_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -153,11 +153,7 @@ def run(url: str | None = None, runs: int = 5) -> dict[str, Any]:
         _wait_up(url, proc)
         return measure(url, runs)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
 
 
 def format_report(report: dict[str, Any], lang: str = i18n.SOURCE) -> list[str]:
