@@ -38,7 +38,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from typing import Any
 
@@ -94,8 +93,7 @@ class _Commits:
             self.conn.execute(sql)
         self.waiting: list[tuple[tuple, asyncio.Future]] = []
         self.flushing = False
-        self.groups = self.moves = 0
-        self.lock = threading.Lock()
+        self.groups = self.moves = 0  # (one group at a time: the next starts when one is flushed)
 
     async def store(self, table_id: str, index: int, seat: int, action: str) -> None:
         loop = asyncio.get_running_loop()
@@ -123,20 +121,20 @@ class _Commits:
 
     def _flush(self, rows: list[tuple]) -> None:
         stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-        with self.lock:
-            c = self.conn
-            c.execute("BEGIN IMMEDIATE")
-            for table_id, index, seat, action in rows:
-                c.execute("INSERT INTO tables VALUES (?, 0, ?) ON CONFLICT (id) DO UPDATE SET rev = rev + 1, "
-                          "updated_at = excluded.updated_at", (table_id, stamp))
-                c.execute("INSERT OR REPLACE INTO actions VALUES (?, ?, ?, ?, ?)", (table_id, index, seat, action, stamp))
-            c.execute("COMMIT")
+        c = self.conn
+        c.execute("BEGIN IMMEDIATE")
+        for table_id, index, seat, action in rows:
+            c.execute("INSERT INTO tables VALUES (?, 0, ?) ON CONFLICT (id) DO UPDATE SET rev = rev + 1, "
+                      "updated_at = excluded.updated_at", (table_id, stamp))
+            c.execute("INSERT OR REPLACE INTO actions VALUES (?, ?, ?, ?, ?)", (table_id, index, seat, action, stamp))
+        c.execute("COMMIT")
 
 
 def make_app(messages: list[list[str]], commits: _Commits | None):
     """The bare ASGI application: no game, no views, no routing; ``GET /stats`` answers the
     commit counters."""
-    seats: dict[str, list[Any]] = {}
+    seats: dict[str, list[Any]] = {}  # a table's sockets, by path
+    moves: dict[str, int] = {}  # a table's moves, whichever seat sent them
 
     async def app(scope: dict, receive, send) -> None:
         if scope["type"] == "lifespan":
@@ -159,16 +157,15 @@ def make_app(messages: list[list[str]], commits: _Commits | None):
         members = seats.setdefault(table, [])
         seat = len(members)
         members.append(send)
-        version = 0
         try:
             while True:
                 m = await receive()
                 if m["type"] == "websocket.disconnect":
                     return
                 data = orjson.loads(m.get("text") or b"{}")
+                version = moves[table] = moves.get(table, 0) + 1  # the table's moves so far
                 if commits is not None:
-                    await commits.store(table, version, seat, orjson.dumps(data.get("action")).decode())
-                version += 1
+                    await commits.store(table, version - 1, seat, orjson.dumps(data.get("action")).decode())
                 row = messages[version % len(messages)]
                 for i, peer in enumerate(list(members)):
                     await peer({"type": "websocket.send", "text": row[i % len(row)]})

@@ -82,7 +82,7 @@ from gemtable.server.app import server_gc
 from gemtable.server.limits import Limits
 
 from . import profile as profiler
-from .common import free_port, percentile
+from .common import free_port, percentile, stop_process
 
 TIMEOUT = 10.0  # seconds an update may take before it counts as a timeout
 MAX_SECONDS = 600.0
@@ -303,13 +303,8 @@ class Worker:
             return ""
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+        if self.proc is not None:
+            stop_process(self.proc)
         if getattr(self, "_log", None):
             self._log.close()
 
