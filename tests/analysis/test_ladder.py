@@ -1,4 +1,4 @@
-"""Issue 18: the bot ladder (levels rated with OpenSkill) and the shipped ``levels.json``."""
+"""The bot ladder (levels rated with OpenSkill) and the shipped ``levels.json``."""
 
 from __future__ import annotations
 

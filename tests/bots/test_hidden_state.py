@@ -1,4 +1,4 @@
-"""A bot never reads hidden state (issue 7).
+"""A bot never reads hidden state.
 
 The bot chooses on a state and on a copy that differs only in what the bot's seat
 cannot see; with the same seed it must choose the same action.  Two kinds of copy:

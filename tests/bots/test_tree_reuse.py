@@ -1,4 +1,4 @@
-"""Tree reuse between moves (``mcts:reuse=1``), the ``Bot.observe`` hook and the time budget (issue 18)."""
+"""Tree reuse between moves (``mcts:reuse=1``), the ``Bot.observe`` hook and the time budget."""
 
 from typing import ClassVar
 

@@ -1,4 +1,4 @@
-"""Issue 18: ``gemtable ladder`` (tiny budgets; the shipped file goes to a temporary folder)."""
+"""``gemtable ladder`` (tiny budgets; the shipped file goes to a temporary folder)."""
 
 from __future__ import annotations
 

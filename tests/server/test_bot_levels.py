@@ -1,4 +1,4 @@
-"""Issue 18: bot levels come from ``gemtable.bots.LEVELS`` everywhere, with their ladder ratings."""
+"""Bot levels come from ``gemtable.bots.LEVELS`` everywhere, with their ladder ratings."""
 
 from __future__ import annotations
 

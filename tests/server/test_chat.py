@@ -1,4 +1,4 @@
-"""Table chat (issue 15): stored before it is sent, text only, limited, mutable for spectators;
+"""Table chat: stored before it is sent, text only, limited, mutable for spectators;
 and every in-table WebSocket message fuzzed (no crash, a refused message changes nothing)."""
 
 from __future__ import annotations

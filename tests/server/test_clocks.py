@@ -1,4 +1,4 @@
-"""Time control (issue 15): real-time Fischer and turn-based clocks, bots for away seats,
+"""Time control: real-time Fischer and turn-based clocks, bots for away seats,
 taking a seat back, and clocks that survive a restart without charging the downtime.
 
 Time is driven by hand: ``inplay.time`` is replaced by a fake clock and the clock check

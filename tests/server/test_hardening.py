@@ -1,4 +1,4 @@
-"""Issue 19: the table server under hostile clients, a failing database and greedy bots.
+"""The table server under hostile clients, a failing database and greedy bots.
 
 Each test here failed on the server before the hardening (see the issue's
 numbered items, repeated in the test names' comments).

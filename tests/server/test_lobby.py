@@ -1,4 +1,4 @@
-"""Issue 15, lobby: open seats, waiting tables, join/leave/kick/start, invites, private tables, my games."""
+"""Lobby: open seats, waiting tables, join/leave/kick/start, invites, private tables, my games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15, players: the guest cookie, accounts, names, login limits, seat lookup by cookie."""
+"""Players: the guest cookie, accounts, names, login limits, seat lookup by cookie."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15, ratings: OpenSkill per game, once per finished table, accounts and bot levels only."""
+"""Ratings: OpenSkill per game, once per finished table, accounts and bot levels only."""
 
 from __future__ import annotations
 

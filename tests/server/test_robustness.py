@@ -45,7 +45,7 @@ def test_create_never_500(client, body):
         assert r.json()["detail"]
 
 
-# -- the limits (issue 19): hostile names, bot budgets, sizes, nesting, rates ---------------------
+# -- the limits: hostile names, bot budgets, sizes, nesting, rates --------------------------------
 NAMES = st.sampled_from(["\ud800x", "a\x00b", "{P1}", "\u202eevil", "x" * 500, "  ", "Zoe\u0301"]) | st.text(
     alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FFFF, categories=["L", "N", "P", "S", "Z", "C"]),
     max_size=40)

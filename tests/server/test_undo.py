@@ -1,4 +1,4 @@
-"""Undo (issue 15): a seat takes back its own moves within its turn, never past a draw or reveal.
+"""Undo: a seat takes back its own moves within its turn, never past a draw or reveal.
 
 The toy game ``turns`` (toy_turns.py) has free moves (step, pass) and checkpoints
 (show reveals a card, done draws one); Splendor's pay-with-gold step is the real case.

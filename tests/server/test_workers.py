@@ -1,4 +1,4 @@
-"""Several workers on one PostgreSQL database (issue 17): real `gemtable serve` processes.
+"""Several workers on one PostgreSQL database: real `gemtable serve` processes.
 
 Two independent servers on two ports share one throw-away PostgreSQL cluster
 (the ``postgres_url`` fixture; skipped without PostgreSQL, a failure in CI with

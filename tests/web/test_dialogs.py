@@ -1,4 +1,4 @@
-"""Choices the board cannot show by place become small dialogs on the board (issue 16).
+"""Choices the board cannot show by place become small dialogs on the board.
 
 For every such choice (Splendor: gems to give back, the noble when several would visit,
 the forced pass; Sintra: the pane kept for the window; Glassworks: the piece put in

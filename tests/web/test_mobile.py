@@ -30,8 +30,8 @@ MIN_FONT = 12  # px
 
 # Smallest side (px) of the boards' clickable elements at 390 px at the start of the
 # fixed 2-player deal below (measured: Diamonds Club 50.5, Mille Fiori 59.3,
-# Glassworks 41.5, Sintra 41.5, Splendor 41.3; see board-targets-390.json). Issue 16:
-# every board's tap targets at least 40×40 px (Glassworks, Sintra and Splendor give
+# Glassworks 41.5, Sintra 41.5, Splendor 41.3; see board-targets-390.json).
+# Every board's tap targets at least 40×40 px (Glassworks, Sintra and Splendor give
 # their small pieces, panes, tokens and pills invisible hit areas on a phone).
 BOARD_FLOOR = {"diamonds_club": MIN_TAP, "mille_fiori": MIN_TAP, "glassworks": MIN_TAP, "sintra": MIN_TAP, "splendor": MIN_TAP}
 

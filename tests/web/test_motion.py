@@ -1,4 +1,4 @@
-"""Motion on the boards (issue 16): after a move, a ghost of what moved flies from where it
+"""Motion on the boards: after a move, a ghost of what moved flies from where it
 came from to where it went (src/gemtable/web/motion.js, with each renderer's motions()).
 
 Checked in chromium for every game: a bot's move makes ghosts fly (elements in the motion

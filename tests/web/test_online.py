@@ -1,4 +1,4 @@
-"""Online play in the browser (issue 15): names, the lobby, the waiting room, chat,
+"""Online play in the browser: names, the lobby, the waiting room, chat,
 clocks, undo, the connection banner, rematch, my games, leaderboard and profile.
 
 Two browser contexts are two players (each with its own cookie).  The tests run

@@ -1,6 +1,6 @@
 """Mille Fiori on a phone (390×844): the cards the prompt asks for are on the first screen.
 
-Issue 16: the board, the prompt and your own player area visible without hunting.  The
+The board, the prompt and your own player area visible without hunting.  The
 Mille Fiori prompt says "Pick a card from your hand", so at scroll 0 the hand's legal
 picks must lie within the first screen (right under the prompt), be tappable, and the
 card then in play must be on the first screen too.

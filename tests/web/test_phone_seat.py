@@ -1,6 +1,6 @@
 """Diamonds Club on a phone (390×844): your own seat panel is on the first screen.
 
-Issue 16: the board, the prompt and your own player area visible without hunting.  In
+The board, the prompt and your own player area visible without hunting.  In
 Diamonds Club your own panel holds your coins, gems and park.  At scroll 0:
 
 * in the buy phase (the prompt asks for a market space) the market's vacant spaces and
