@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gemtable.server.bus import NOTICE_MAX, PgBus
+from gemtable.server.bus import CHANNEL, NOTICE_MAX, PgBus
 from gemtable.server.db import Database
 from gemtable.server.limits import Limits
 from gemtable.server.tables import Subscriber, TableManager
@@ -181,7 +181,6 @@ async def _until_let_go(m: TableManager, table_id: str, copy) -> None:
     creation, on a loaded machine) is rightly kept until the next one.  So while waiting, nudge
     with a notice that changes nothing (a presence change) now and then."""
     import psycopg
-    from gemtable.server.bus import CHANNEL
 
     for _ in range(10):
         try:
@@ -236,7 +235,6 @@ def test_malformed_notices_are_skipped_and_the_worker_keeps_listening(postgres_u
     that are not UTF-8, notices for unknown tables or with bad fields): skipped or read again
     from the database, never a lost connection; the next real move still reaches the copy."""
     import psycopg
-    from gemtable.server.bus import CHANNEL
 
     async def scenario():
         one, two = await _worker(postgres_url), await _worker(postgres_url)
@@ -418,16 +416,19 @@ def test_a_commit_tried_again_after_a_lost_acknowledgement_recognises_its_own_ro
         one = await _worker(postgres_url)
         try:
             table = await one.create("toy", 2, None, HUMANS)
+            # the stored revision before these writes (the worker's own copy may catch up with
+            # them in the background, so its ``rev`` is not read again)
+            rev = table.rev
             args = (table.id, 0, 0, {"type": "pick", "n": 1}, utcnow(), None)
-            await one.storage.store_action(*args, expected=table.rev, nonce="mine")
-            await one.storage.store_action(*args, expected=table.rev, nonce="mine")  # the same submission again
+            await one.storage.store_action(*args, expected=rev, nonce="mine")
+            await one.storage.store_action(*args, expected=rev, nonce="mine")  # the same submission again
             with pytest.raises(Conflict):  # another submission at that index: a conflict
-                await one.storage.store_action(*args, expected=table.rev, nonce="other")
+                await one.storage.store_action(*args, expected=rev, nonce="other")
             later = (table.id, 1, 1, {"type": "pick", "n": 2}, utcnow(), None)
-            one.storage.commit(*later, expected=table.rev + 1, nonce="core")
-            one.storage.commit(*later, expected=table.rev + 1, nonce="core")
+            one.storage.commit(*later, expected=rev + 1, nonce="core")
+            one.storage.commit(*later, expected=rev + 1, nonce="core")
             with pytest.raises(Conflict):
-                one.storage.commit(*later, expected=table.rev + 1, nonce="other")
+                one.storage.commit(*later, expected=rev + 1, nonce="other")
             assert [a[3] for a in _rows(one, table.id)[3]] == ["mine", "core"]
         finally:
             await _close(one)
@@ -501,6 +502,19 @@ def test_any_json_value_is_read_as_the_standard_library_reads_it(value):
 
     text = json.dumps(value)
     assert parse_message(text) == json.loads(text)
+    assert parse_message(text.encode()) == json.loads(text)  # a notice arrives as bytes
+
+
+@pytest.mark.parametrize("number", [2**63 - 1, -2**63, -2**63 - 1, 2**64 - 1, 2**64, -10**30, 10**100])
+def test_an_integer_beyond_64_bits_stays_an_integer(number):
+    """orjson reads such an integer as a float; the standard library's exact integer stands."""
+    from gemtable.server.limits import parse_message
+
+    for text in (str(number), f'{{"version": {number}, "n": [1, {number}]}}'):
+        assert parse_message(text) == json.loads(text)
+        assert parse_message(text.encode()) == json.loads(text)
+        got = parse_message(text)
+        assert type(got if isinstance(got, int) else got["version"]) is int
 
 
 # -- GET /api/health -----------------------------------------------------------------------------

@@ -151,14 +151,26 @@ def shown(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def parse_message(text: str) -> Any:
-    """A client's (or another worker's notice's) JSON text: parsed by orjson where it can, else by
-    the standard library, whose answer stands (what orjson refuses, such as NaN or an integer
-    beyond 64 bits, and the errors: ``ValueError``, ``RecursionError`` past its nesting limit)."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
+# a run of 19 digits: where an integer may lie beyond 64 bits, which orjson would read as a float
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
+_LONG_DIGITS_BYTES = re.compile(rb"[0-9]{19}")
+
+
+def parse_message(text: str | bytes) -> Any:
+    """A client's JSON text (or another worker's notice, as UTF-8 bytes), read as the standard
+    library reads it.
+
+    orjson reads it where it can.  The standard library reads what orjson refuses (such as NaN)
+    and what it would read differently: an integer beyond 64 bits, which orjson turns into a
+    float.  Such an integer has at least 19 digits, so text with a run of 19 digits goes to the
+    standard library (a long digit run inside a string only costs the slower reader).  Errors
+    are the standard library's: ``ValueError``, ``RecursionError`` past its nesting limit."""
+    if (_LONG_DIGITS_BYTES if isinstance(text, bytes) else _LONG_DIGITS).search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
 
 
 def depth_exceeds(value: Any, limit: int) -> bool:
