@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import subprocess
 import sys
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
@@ -170,8 +172,8 @@ def test_search_finds_the_action_the_values_favour(monkeypatch):
             while True:
                 first_of[id(request[0])] = first.id
                 request = inner.send((yield request))
-        except StopIteration:
-            return
+        except StopIteration as stop:
+            return stop.value
 
     monkeypatch.setattr(gumbel, "_simulate", tagged)
     gen = gumbel.search(state, seat, Rng(1), np.random.default_rng(1), 64, k=len(legal))
@@ -287,6 +289,50 @@ def test_batched_self_play_is_reproducible():
     a = selfplay.self_play(game, gumbel.fresh(game), [(2, 5), (3, 6)], simulations=4, batch=2)
     b = selfplay.self_play(game, gumbel.fresh(game), [(2, 5), (3, 6)], simulations=4, batch=2)
     assert np.array_equal(a.x, b.x) and np.array_equal(a.v, b.v)
+
+
+def test_value_targets_blend_the_result_with_the_search_value():
+    game = get_game("splendor")
+    net = gumbel.fresh(game)
+    deals = [(2, 3), (2, 4)]
+    runs = {m: selfplay.self_play(game, net, deals, simulations=6, batch=2, value_mix=m) for m in (0.0, 0.5, 1.0)}
+    result, half, searched = runs[0.0].v, runs[0.5].v, runs[1.0].v
+    # the mix changes the targets only: the same games, positions and policy targets
+    assert all(np.array_equal(runs[0.0].x, r.x) and np.array_equal(runs[0.0].game_of, r.game_of) for r in runs.values())
+    assert set(np.unique(result[:, :2])) <= {0.0, 0.5, 1.0}  # a game's result
+    assert np.allclose(searched.sum(1), 1.0) and np.all(searched[:, 2:] == 0)
+    inside = (searched[:, :2] > 0.01) & (searched[:, :2] < 0.99)
+    assert inside.all()  # the search's value: the heuristic's logistic, never sure of the result
+    assert np.allclose(half, (result + searched) / 2, atol=1e-6)
+
+
+def test_the_search_value_averages_the_network_and_every_simulation():
+    game = get_game("splendor")
+    state = game.new(2, 8)
+    gen = gumbel.search(state, 0, Rng(1), np.random.default_rng(2), simulations=10)
+    replies = iter([[0.2, 0.8]] + [[0.6, 0.4]] * 10)
+    request = next(gen)
+    try:
+        while True:
+            request = gen.send((np.zeros(len(game.actions)), next(replies)))
+    except StopIteration as stop:
+        result = stop.value
+    assert request[1] in (0, 1) and result.simulations == 10
+    assert result.searched == pytest.approx([(0.2 + 10 * 0.6) / 11, (0.8 + 10 * 0.4) / 11])
+
+
+def test_workers_play_the_same_generation_as_one_process():
+    game = get_game("glassworks")
+    net = gumbel.fresh(game)
+    deals = [(2, 5), (3, 6), (2, 7)]
+    alone = selfplay.play_generation(game, net, deals, simulations=4, batch=2, value_mix=0.25)
+    with ProcessPoolExecutor(2, mp_context=mp.get_context("spawn")) as pool:
+        spread = selfplay.play_generation(game, net, deals, simulations=4, batch=2, value_mix=0.25, pool=pool)
+    assert alone.games == spread.games == 3 and alone.decisions == spread.decisions
+    assert alone.worker_cpu == 0 and spread.worker_cpu > 0  # the workers report their CPU time
+    assert np.array_equal(alone.x, spread.x) and np.array_equal(alone.v, spread.v)
+    assert np.array_equal(alone.game_of, spread.game_of) and set(alone.game_of) == {0, 1, 2}
+    assert all(np.array_equal(a, b) for a, b in zip(alone.probs, spread.probs))
 
 
 def test_checkpoints_resume_where_the_last_run_stopped(tmp_path):

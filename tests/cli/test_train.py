@@ -213,7 +213,8 @@ def test_gumbel_trains_a_tiny_model_through_two_generations_and_resumes(tmp_path
     from gemtable.bots import gumbel, make_bot
 
     path = tmp_path / "sp.npz"
-    out = _train("splendor", *GUMBEL_TINY, "--generations", "2", "--seed", "3", "--out", str(path)).output
+    out = _train("splendor", *GUMBEL_TINY, "--generations", "2", "--seed", "3", "--value-mix", "0.5",
+                 "--out", str(path)).output
     assert "generation 1:" in out and "generation 2:" in out and "2 generations, 6 games" in out
     game = get_game("splendor")
     net, extra = gumbel.read(game, path)
@@ -224,14 +225,18 @@ def test_gumbel_trains_a_tiny_model_through_two_generations_and_resumes(tmp_path
         assert record["simulations"] > 0 and record["rows"] > 0
         assert 0.0 <= record["vs_previous"] <= 1.0 and record["baseline"] == "random"
         assert record["loss_after"][0] > 0
+        assert record["value_mix"] == 0.5 and record["workers"] == 1
     assert {"adam_t", "replay_x", "replay_ids"} <= set(extra)
     # the network learned: early stopping kept training steps, and the policy head moved off zero
     assert int(extra["adam_t"][0]) == sum(r["kept_steps"] for r in man["generations"]) > 0
     assert np.any(net.weights["wp"] != 0)
-    # the same command with --minutes continues the checkpoint: one more generation at least
-    out = _train("splendor", *GUMBEL_TINY, "--minutes", "0.001", "--seed", "3", "--out", str(path)).output
+    # the same command with --minutes continues the checkpoint: one more generation at least,
+    # here with its games shared by two worker processes
+    out = _train("splendor", *GUMBEL_TINY, "--minutes", "0.001", "--seed", "3", "--jobs", "2", "--play-batch", "2",
+                 "--out", str(path)).output
     assert "continuing" in out and "generation 3:" in out
-    assert gumbel.read(game, path)[0].manifest["games"] == 9
+    man = gumbel.read(game, path)[0].manifest
+    assert man["games"] == 9 and man["generations"][-1]["workers"] == 2
     bot = make_bot(f"gumbel:simulations=4,weights={path}")
     state = game.new(2, 1)
     assert bot.choose(state, 0) in state.legal_actions(0)

@@ -433,13 +433,17 @@ Reply = tuple[np.ndarray, np.ndarray]
 
 class SearchResult:
     """What a root search found: the action to play, the improved policy over the legal
-    action ids (the training target), the root's network value and the simulations run."""
+    action ids (the training target), the root's network value, the simulations run and the
+    search's value of the root: every seat's share of the win averaged over the network's
+    value and every simulation's result (seat order; the network's value when nothing was
+    searched)."""
 
-    __slots__ = ("action", "ids", "policy", "simulations", "value")
+    __slots__ = ("action", "ids", "policy", "searched", "simulations", "value")
 
     def __init__(self, action: Action, ids: list[int], policy: np.ndarray, value: np.ndarray,
-                 simulations: int) -> None:
+                 simulations: int, searched: list[float] | None = None) -> None:
         self.action, self.ids, self.policy, self.value, self.simulations = action, ids, policy, value, simulations
+        self.searched = value.tolist() if searched is None else searched
 
 
 def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simulations: int = 32,
@@ -467,6 +471,7 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
     rounds = max(1, math.ceil(math.log2(m))) if m > 1 else 1
     probs = softmax(root_logits).tolist()
     done = 0
+    summed = value.tolist()  # the network's value, then every simulation's, per seat
     for r in range(rounds):
         left = simulations - done
         if r == rounds - 1:  # the last round takes what is left
@@ -477,7 +482,9 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
             for i in remaining:
                 if done >= simulations:
                     break
-                yield from _simulate(state, seat, root, legal[i], rng, c_visit, c_scale)
+                result = yield from _simulate(state, seat, root, legal[i], rng, c_visit, c_scale)
+                for j, v in enumerate(result):
+                    summed[j] += v
                 done += 1
         if len(remaining) > 1:
             q = np.asarray(completed_q(root, ids, probs))
@@ -489,14 +496,14 @@ def search(state: State, seat: int, rng: Any, gumbel: np.random.Generator, simul
     score = g + root_logits + sigma(q, most, c_visit, c_scale)
     best = max(remaining, key=lambda i: score[i])
     target = softmax(root_logits + sigma(q, most, c_visit, c_scale))
-    return SearchResult(legal[best], ids, target, value, done)
+    return SearchResult(legal[best], ids, target, value, done, [v / (done + 1) for v in summed])
 
 
 def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_visit: float,
-              c_scale: float) -> Generator[Request, Reply, None]:
+              c_scale: float) -> Generator[Request, Reply, list[float]]:
     """One simulation: a fresh determinization, ``first`` for the root seat, then the tree's
     selection down to a new position, judged by the network (or by the result once the
-    game is over); the values go back up the path."""
+    game is over); the values go back up the path, and are returned (per seat)."""
     det = state.search_determinization(seat, rng)
     path: list[tuple[Node, int]] = [(root, first.id)]
     det.step(seat, first)
@@ -527,6 +534,7 @@ def _simulate(state: State, seat: int, root: Node, first: Action, rng: Any, c_vi
         visits, total = n_.visits, n_.total
         visits[a] = visits.get(a, 0) + 1
         total[a] = total.get(a, 0.0) + value[n_.mover]
+    return value
 
 
 # -- the bot ----------------------------------------------------------------------------------

@@ -5,7 +5,9 @@ One *generation*: the current network plays ``games`` games against itself with
 :func:`gemtable.bots.gumbel.search` (many games advanced together, their positions judged in
 one batch per step); every decision with a choice gives one row — the mover's input, the
 search's improved policy over the legal actions (the policy target) and, once the game is
-over, every seat's share of the win from the mover's seat on (the value target).  The rows
+over, every seat's share of the win from the mover's seat on (the value target; with
+``value_mix`` above 0, blended with the search's own value of the position, see
+:func:`self_play`).  The rows
 join a replay buffer of the last ``buffer`` rows; the network is trained on it with Adam
 (cross-entropy of the policy and of the value); then the new network plays the one before
 and a baseline bot (``hard`` unless told otherwise), seats swapped, and the generation is
@@ -20,10 +22,13 @@ again (on any machine) continues from it.
 from __future__ import annotations
 
 import math
+import multiprocessing as mp
 import os
 import resource
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -123,7 +128,7 @@ class _Game:
     state: State
     rng: Rng
     gumbel: np.random.Generator
-    rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=list)
+    rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, list[float]]] = field(default_factory=list)
     search: Any = None
     request: Any = None
     root: bool = False
@@ -144,6 +149,7 @@ class Played:
     decisions: int
     simulations: int
     game_of: np.ndarray  # each row's game, an index into the deals
+    worker_cpu: float = 0.0  # CPU seconds spent in worker processes (not this one's)
 
     def rows(self, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[np.ndarray]]:
         """The arrays of the rows where ``keep`` is true, in :meth:`Replay.add`'s order."""
@@ -152,10 +158,16 @@ class Played:
 
 
 def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int]], simulations: int,
-              k: int = 16, batch: int = 64) -> Played:
+              k: int = 16, batch: int = 64, value_mix: float = 0.0) -> Played:
     """Play the games ``deals`` (table size, seed) with the network's search for every seat,
     ``batch`` games at a time, advancing them together and judging their positions in
-    one batch per step."""
+    one batch per step.
+
+    A row's value target is the game's result (every seat's share of the win), or with
+    ``value_mix`` = m above 0, ``(1 - m) * result + m * searched``, where ``searched`` is the
+    search's value of the position (the network's value averaged with every simulation's).
+    A game gives one result for all its positions, a noisy target for the early ones; the
+    search's value is a denser, less noisy one (a bootstrap from the network itself)."""
     seats = max(game.player_counts)
     encoder = gumbel.Encoder(game, batch)
     limit = int(game.extra.get("max_steps", 20_000))
@@ -183,9 +195,13 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
     def finish(g: _Game) -> None:
         n = g.state.num_players
         shares = g.state.returns() if g.state.is_over() else [1.0 / n] * n
-        for seat, row, ids, probs in g.rows:
+        for seat, row, ids, probs, searched in g.rows:
             target = np.zeros(seats, np.float32)
-            target[:n] = np.roll(shares, -seat)
+            if value_mix:
+                mixed = [(1.0 - value_mix) * z + value_mix * q for z, q in zip(shares, searched)]
+                target[:n] = np.roll(mixed, -seat)
+            else:
+                target[:n] = np.roll(shares, -seat)
             xs.append(row)
             game_of.append(g.index)
             vs.append(target)
@@ -206,14 +222,15 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
             if g.root:
                 root_row = x[i].copy()
                 g.root = False
-                g.rows.append((g.seat, root_row, np.zeros(0, np.int32), np.zeros(0, np.float32)))
+                g.rows.append((g.seat, root_row, np.zeros(0, np.int32), np.zeros(0, np.float32), []))
             try:
                 g.request = g.search.send((policy[i], values[i]))
                 still.append(g)
             except StopIteration as stop:
                 result: gumbel.SearchResult = stop.value
-                seat, row, _, _ = g.rows[-1]
-                g.rows[-1] = (seat, row, np.asarray(result.ids, np.int32), np.asarray(result.policy, np.float32))
+                seat, row = g.rows[-1][:2]
+                g.rows[-1] = (seat, row, np.asarray(result.ids, np.int32), np.asarray(result.policy, np.float32),
+                              result.searched)
                 decisions += 1
                 sims += result.simulations
                 g.state.step(g.seat, result.action)
@@ -226,6 +243,49 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
     width = learned.input_size(game)
     return Played(np.array(xs, np.float32).reshape(-1, width), np.array(vs, np.float32).reshape(-1, seats),
                   ids_all, probs_all, len(deals), decisions, sims, np.array(game_of, np.int64))
+
+
+def _play_chunk(task: tuple) -> Played:
+    """A worker process's share of :func:`play_generation`: one chunk of deals."""
+    game_id, weights, manifest, deals, simulations, k, batch, value_mix = task
+    from gemtable.core.registry import get_game
+
+    cpu0 = cpu_seconds()
+    learned.limit_blas_threads(1)  # one process per core: no BLAS threads besides it
+    game = get_game(game_id)
+    net = gumbel.PolicyValueNet(game, weights, manifest)
+    played = self_play(game, net, deals, simulations, k, batch, value_mix)
+    played.worker_cpu = cpu_seconds() - cpu0  # a live worker's time is not in the parent's rusage
+    return played
+
+
+def join(parts: list[Played]) -> Played:
+    """The chunks' rows one after the other, their games renumbered in that order."""
+    first = 0
+    game_of = []
+    for part in parts:
+        game_of.append(part.game_of + first)
+        first += part.games
+    return Played(np.concatenate([p.x for p in parts]), np.concatenate([p.v for p in parts]),
+                  [i for p in parts for i in p.ids], [q for p in parts for q in p.probs], first,
+                  sum(p.decisions for p in parts), sum(p.simulations for p in parts),
+                  np.concatenate(game_of), sum(p.worker_cpu for p in parts))
+
+
+def play_generation(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int]], simulations: int,
+                    k: int = 16, batch: int = 64, value_mix: float = 0.0, pool: Any = None) -> Played:
+    """:func:`self_play` of ``deals`` in chunks of ``batch`` games, each chunk played alone
+    (in ``pool``'s worker processes when given, else here) and the chunks' rows joined in
+    deal order.  A chunk's games do not depend on where it was played, so the generation's
+    rows are the same with any number of workers."""
+    chunks = [deals[i:i + batch] for i in range(0, len(deals), batch)]
+    if pool is None or len(chunks) < 2:
+        parts = [self_play(game, net, chunk, simulations, k, batch, value_mix) for chunk in chunks]
+    else:
+        weights = {name: np.asarray(v) for name, v in net.weights.items()}
+        tasks = [(game.id, weights, dict(net.manifest), chunk, simulations, k, batch, value_mix) for chunk in chunks]
+        parts = list(pool.map(_play_chunk, tasks))
+    return join(parts)
 
 
 # -- training -------------------------------------------------------------------------------------
@@ -413,7 +473,9 @@ class Settings:
     eval_simulations: int = 0  # the matches' simulations per move (0: as in self-play)
     seed: int = 0
     trainer: str = "auto"
-    play_batch: int = 64
+    play_batch: int = 64  # games advanced together, and the games of one worker's chunk
+    value_mix: float = 0.0  # the search's value's share in the value targets (see self_play)
+    jobs: int = 1  # worker processes playing the self-play chunks
 
 
 def save(path: Path, net_weights: dict[str, np.ndarray], manifest: dict[str, Any],
@@ -455,110 +517,115 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
     adam = {k: v for k, v in extra.items() if k.startswith("adam_")}
     device = torch_device(s.trainer)
     done = 0
-    while True:
-        if generations is not None and done >= generations:
-            break
-        if minutes is not None and done and time.perf_counter() - t0 >= 60 * minutes:
-            break
-        cpu0 = cpu_seconds()
-        gen = int(manifest["generation"]) + 1
-        previous = gumbel.PolicyValueNet(game, weights, manifest)
-        first = int(manifest["games"])
-        deals = [(s.players[(first + i) % len(s.players)], _deal_seed(manifest["seed"], first + i))
-                 for i in range(s.games)]
-        played = self_play(game, previous, deals, s.simulations, s.k, s.play_batch)
-        if not manifest["generations"] and not buf:
-            learned.fit_normalisation(weights, played.x)  # from the first data, kept afterwards
-        # the generation's last tenth of games is held out: early stopping keeps the weights
-        # that predict them best (the untrained start included), then they join the buffer
-        hold = max(1, played.games // 10) if played.games >= 2 else 0
-        held = played.game_of >= played.games - hold
-        buf.add(*played.rows(~held))
-        buf.keep_last(s.buffer)
-        val = Replay(width, seats)
-        val.add(*played.rows(held))
-        steps = s.steps or max(1, math.ceil(2 * len(played.x) / s.batch))
-        chunks = min(steps, 8) if len(val) else 1
-        base_seed = int(manifest["seed"]) * 100_003 + gen
+    pool = None  # the self-play workers, started with the first generation that uses them
+    with ExitStack() as stack:
+        while True:
+            if generations is not None and done >= generations:
+                break
+            if minutes is not None and done and time.perf_counter() - t0 >= 60 * minutes:
+                break
+            cpu0 = cpu_seconds()
+            gen = int(manifest["generation"]) + 1
+            previous = gumbel.PolicyValueNet(game, weights, manifest)
+            first = int(manifest["games"])
+            deals = [(s.players[(first + i) % len(s.players)], _deal_seed(manifest["seed"], first + i))
+                     for i in range(s.games)]
+            if pool is None and s.jobs > 1 and len(deals) > s.play_batch:
+                pool = stack.enter_context(ProcessPoolExecutor(s.jobs, mp_context=mp.get_context("spawn")))
+            played = play_generation(game, previous, deals, s.simulations, s.k, s.play_batch, s.value_mix, pool)
+            if not manifest["generations"] and not buf:
+                learned.fit_normalisation(weights, played.x)  # from the first data, kept afterwards
+            # the generation's last tenth of games is held out: early stopping keeps the weights
+            # that predict them best (the untrained start included), then they join the buffer
+            hold = max(1, played.games // 10) if played.games >= 2 else 0
+            held = played.game_of >= played.games - hold
+            buf.add(*played.rows(~held))
+            buf.keep_last(s.buffer)
+            val = Replay(width, seats)
+            val.add(*played.rows(held))
+            steps = s.steps or max(1, math.ceil(2 * len(played.x) / s.batch))
+            chunks = min(steps, 8) if len(val) else 1
+            base_seed = int(manifest["seed"]) * 100_003 + gen
 
-        def held_out(w: dict[str, np.ndarray], val: Replay = val) -> tuple[float, float]:
-            return Trainer(w, value_weight=s.value_weight).evaluate(game, val, rows=len(val))
+            def held_out(w: dict[str, np.ndarray], val: Replay = val) -> tuple[float, float]:
+                return Trainer(w, value_weight=s.value_weight).evaluate(game, val, rows=len(val))
 
-        def fit(w, a, n, part, base_seed=base_seed):
-            if device is not None:
-                return fit_torch(game, w, a, buf, n, s.batch, s.lr, s.l2, s.value_weight, base_seed * 16 + part,
-                                 device)
-            trainer = Trainer(w, s.lr, s.l2, s.value_weight)
-            trainer.restore(a)
-            trainer.fit(game, buf, n, s.batch, np.random.default_rng([base_seed, part]))
-            return dict(trainer.w), trainer.state()
+            def fit(w, a, n, part, base_seed=base_seed):
+                if device is not None:
+                    return fit_torch(game, w, a, buf, n, s.batch, s.lr, s.l2, s.value_weight, base_seed * 16 + part,
+                                     device)
+                trainer = Trainer(w, s.lr, s.l2, s.value_weight)
+                trainer.restore(a)
+                trainer.fit(game, buf, n, s.batch, np.random.default_rng([base_seed, part]))
+                return dict(trainer.w), trainer.state()
 
-        before = Trainer(weights, value_weight=s.value_weight).evaluate(game, buf)
-        held_before = held_out(weights) if len(val) else None
-        best = (sum_loss(held_before, s.value_weight), 0, weights, adam) if len(val) else None
-        done_steps = 0
-        for part in range(chunks):
-            n = steps * (part + 1) // chunks - steps * part // chunks
-            weights, adam = fit(weights, adam, n, part)
-            done_steps += n
-            if best is not None:
-                loss = sum_loss(held_out(weights), s.value_weight)
-                if loss < best[0]:
-                    best = (loss, done_steps, weights, adam)
-        kept = steps
-        if best is not None and best[1] < steps:
-            _, kept, weights, adam = best
-        if not adam:  # nothing kept yet: a fresh optimiser's state (step 0), so a checkpoint always has one
-            adam = Trainer(weights).state()
-        held_after = held_out(weights) if len(val) else None
-        after = Trainer(weights, value_weight=s.value_weight).evaluate(game, buf)
-        buf.add(*played.rows(held))
-        buf.keep_last(s.buffer)
-        net = gumbel.PolicyValueNet(game, weights, manifest)
-        record: dict[str, Any] = {
-            "generation": gen, "command": command, "games": played.games, "first_game": first,
-            "players": list(s.players), "decisions": played.decisions, "rows": len(played.x),
-            "simulations_per_move": s.simulations, "simulations": played.simulations, "k": s.k,
-            "buffer_rows": len(buf), "train_steps": steps, "kept_steps": kept, "batch": s.batch,
-            "lr": s.lr, "l2": s.l2, "trainer": "numpy" if device is None else f"torch:{device}",
-            "loss_before": [round(v, 5) for v in before], "loss_after": [round(v, 5) for v in after],
-            "held_out_games": hold, "held_out_rows": len(val),
-            "held_out_before": None if held_before is None else [round(v, 5) for v in held_before],
-            "held_out_after": None if held_after is None else [round(v, 5) for v in held_after],
-        }
-        if s.eval_games:
-            sims = s.eval_simulations or s.simulations
-            n = s.players[0]
-            seed = _deal_seed(manifest["seed"] + 1, gen * 1000)
-            record["vs_previous"] = round(match(game, n, _bot_with(net, sims, seed), _bot_with(previous, sims, seed + 1),
-                                                s.eval_games, seed), 4)
-            record["vs_baseline"] = round(match(game, n, _bot_with(net, sims, seed), make_bot(s.eval_bot, seed + 2, game=game),
-                                                s.eval_games, seed), 4)
-            record["baseline"] = s.eval_bot
-            record["eval_games"] = s.eval_games
-            record["eval_simulations"] = sims
-            record["eval_players"] = n
-        cpu = (cpu_seconds() - cpu0) / 60
-        record["cpu_minutes"] = round(cpu, 3)
-        manifest = {**manifest, "generation": gen, "games": first + played.games,
-                    "cpu_minutes": round(float(manifest["cpu_minutes"]) + cpu, 3),
-                    "generations": [*manifest["generations"], record]}
-        size = save(path, weights, manifest, {**adam, **buf.arrays()})
-        parts = [msg("generation {gen}: {games} games, {rows} rows, {simulations} simulations, {cpu} CPU min; "
-                     "kept {kept} of {steps} steps; loss policy {p0}->{p1}, value {v0}->{v1}",
-                     gen=gen, games=played.games, rows=len(played.x), simulations=played.simulations,
-                     cpu=f"{cpu:.2f}", kept=kept, steps=steps, p0=f"{before[0]:.3f}", p1=f"{after[0]:.3f}",
-                     v0=f"{before[1]:.3f}", v1=f"{after[1]:.3f}")]
-        if held_before is not None and held_after is not None:
-            parts.append(msg("held out ({hold} games) policy {p0}->{p1}, value {v0}->{v1}", hold=hold,
-                             p0=f"{held_before[0]:.3f}", p1=f"{held_after[0]:.3f}",
-                             v0=f"{held_before[1]:.3f}", v1=f"{held_after[1]:.3f}"))
-        if s.eval_games:
-            parts.append(msg("vs previous {previous}, vs {bot} {baseline}", previous=f"{record['vs_previous']:.0%}",
-                             bot=s.eval_bot, baseline=f"{record['vs_baseline']:.0%}"))
-        parts.append(msg("wrote {path} ({size} bytes)", path=str(path), size=size))
-        log(_joined(parts))
-        done += 1
+            before = Trainer(weights, value_weight=s.value_weight).evaluate(game, buf)
+            held_before = held_out(weights) if len(val) else None
+            best = (sum_loss(held_before, s.value_weight), 0, weights, adam) if len(val) else None
+            done_steps = 0
+            for part in range(chunks):
+                n = steps * (part + 1) // chunks - steps * part // chunks
+                weights, adam = fit(weights, adam, n, part)
+                done_steps += n
+                if best is not None:
+                    loss = sum_loss(held_out(weights), s.value_weight)
+                    if loss < best[0]:
+                        best = (loss, done_steps, weights, adam)
+            kept = steps
+            if best is not None and best[1] < steps:
+                _, kept, weights, adam = best
+            if not adam:  # nothing kept yet: a fresh optimiser's state (step 0), so a checkpoint always has one
+                adam = Trainer(weights).state()
+            held_after = held_out(weights) if len(val) else None
+            after = Trainer(weights, value_weight=s.value_weight).evaluate(game, buf)
+            buf.add(*played.rows(held))
+            buf.keep_last(s.buffer)
+            net = gumbel.PolicyValueNet(game, weights, manifest)
+            record: dict[str, Any] = {
+                "generation": gen, "command": command, "games": played.games, "first_game": first,
+                "players": list(s.players), "decisions": played.decisions, "rows": len(played.x),
+                "simulations_per_move": s.simulations, "simulations": played.simulations, "k": s.k,
+                "value_mix": s.value_mix, "workers": s.jobs,
+                "buffer_rows": len(buf), "train_steps": steps, "kept_steps": kept, "batch": s.batch,
+                "lr": s.lr, "l2": s.l2, "trainer": "numpy" if device is None else f"torch:{device}",
+                "loss_before": [round(v, 5) for v in before], "loss_after": [round(v, 5) for v in after],
+                "held_out_games": hold, "held_out_rows": len(val),
+                "held_out_before": None if held_before is None else [round(v, 5) for v in held_before],
+                "held_out_after": None if held_after is None else [round(v, 5) for v in held_after],
+            }
+            if s.eval_games:
+                sims = s.eval_simulations or s.simulations
+                n = s.players[0]
+                seed = _deal_seed(manifest["seed"] + 1, gen * 1000)
+                record["vs_previous"] = round(match(game, n, _bot_with(net, sims, seed), _bot_with(previous, sims, seed + 1),
+                                                    s.eval_games, seed), 4)
+                record["vs_baseline"] = round(match(game, n, _bot_with(net, sims, seed), make_bot(s.eval_bot, seed + 2, game=game),
+                                                    s.eval_games, seed), 4)
+                record["baseline"] = s.eval_bot
+                record["eval_games"] = s.eval_games
+                record["eval_simulations"] = sims
+                record["eval_players"] = n
+            cpu = (cpu_seconds() - cpu0 + played.worker_cpu) / 60
+            record["cpu_minutes"] = round(cpu, 3)
+            manifest = {**manifest, "generation": gen, "games": first + played.games,
+                        "cpu_minutes": round(float(manifest["cpu_minutes"]) + cpu, 3),
+                        "generations": [*manifest["generations"], record]}
+            size = save(path, weights, manifest, {**adam, **buf.arrays()})
+            parts = [msg("generation {gen}: {games} games, {rows} rows, {simulations} simulations, {cpu} CPU min; "
+                         "kept {kept} of {steps} steps; loss policy {p0}->{p1}, value {v0}->{v1}",
+                         gen=gen, games=played.games, rows=len(played.x), simulations=played.simulations,
+                         cpu=f"{cpu:.2f}", kept=kept, steps=steps, p0=f"{before[0]:.3f}", p1=f"{after[0]:.3f}",
+                         v0=f"{before[1]:.3f}", v1=f"{after[1]:.3f}")]
+            if held_before is not None and held_after is not None:
+                parts.append(msg("held out ({hold} games) policy {p0}->{p1}, value {v0}->{v1}", hold=hold,
+                                 p0=f"{held_before[0]:.3f}", p1=f"{held_after[0]:.3f}",
+                                 v0=f"{held_before[1]:.3f}", v1=f"{held_after[1]:.3f}"))
+            if s.eval_games:
+                parts.append(msg("vs previous {previous}, vs {bot} {baseline}", previous=f"{record['vs_previous']:.0%}",
+                                 bot=s.eval_bot, baseline=f"{record['vs_baseline']:.0%}"))
+            parts.append(msg("wrote {path} ({size} bytes)", path=str(path), size=size))
+            log(_joined(parts))
+            done += 1
     return manifest
 
 

@@ -193,7 +193,11 @@ def register(app: typer.Typer) -> None:
         trainer: str = typer.Option("auto", "--trainer", help="[gumbel] 'numpy', 'torch' (PyTorch, on a GPU "
                                     "where there is one) or 'auto' (torch where installed)."),
         play_batch: int = typer.Option(64, "--play-batch", min=1, help="[gumbel] Self-play games advanced "
-                                       "together (their positions judged in one batch)."),
+                                       "together (their positions judged in one batch); with --jobs, "
+                                       "each worker plays chunks of this many games."),
+        value_mix: float = typer.Option(0.0, "--value-mix", min=0.0, max=1.0, help="[gumbel] The search's "
+                                        "own value's share in the value targets (the rest is the game's "
+                                        "result)."),
     ) -> None:
         """Train the game's learned evaluator (used by the `puct` bot), or with --method gumbel the
         policy-value network of the `gumbel` bot."""
@@ -206,7 +210,7 @@ def register(app: typer.Typer) -> None:
         if method == "gumbel":
             _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, fresh, install,
                           install_players, jobs, generations, simulations, buffer, steps, eval_games, eval_bot,
-                          trainer, play_batch)
+                          trainer, play_batch, value_mix)
             return
         if method != "value":
             _fail(say(msg("--method must be 'value' or 'gumbel'")))
@@ -366,7 +370,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, fresh, install, install_players,
-                  jobs, generations, simulations, buffer, steps, eval_games, eval_bot, trainer, play_batch) -> None:
+                  jobs, generations, simulations, buffer, steps, eval_games, eval_bot, trainer, play_batch,
+                  value_mix) -> None:
     """``gemtable train GAME --method gumbel``: self-play policy iteration (see the module docstring)."""
     from rich.console import Console
 
@@ -391,7 +396,8 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
     learned.limit_blas_threads(jobs)
     settings = selfplay.Settings(games=games, simulations=simulations, players=tuple(counts), hidden=(h1, h2),
                                  lr=lr, l2=l2, batch=batch, steps=steps, buffer=buffer, eval_games=eval_games,
-                                 eval_bot=eval_bot, seed=seed, trainer=trainer, play_batch=play_batch)
+                                 eval_bot=eval_bot, seed=seed, trainer=trainer, play_batch=play_batch,
+                                 value_mix=value_mix, jobs=jobs)
     if generations is None and minutes is None:
         generations = 1
     command = ("gemtable train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
