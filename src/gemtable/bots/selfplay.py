@@ -278,7 +278,7 @@ def play_generation(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[in
     (in ``pool``'s worker processes when given, else here) and the chunks' rows joined in
     deal order.  A chunk's games do not depend on where it was played, so the generation's
     rows are the same with any number of workers."""
-    chunks = [deals[i:i + batch] for i in range(0, len(deals), batch)]
+    chunks = [deals[i:i + batch] for i in range(0, len(deals), batch)] or [[]]
     if pool is None or len(chunks) < 2:
         parts = [self_play(game, net, chunk, simulations, k, batch, value_mix) for chunk in chunks]
     else:
