@@ -247,12 +247,10 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
 
 def _play_chunk(task: tuple) -> Played:
     """A worker process's share of :func:`play_generation`: one chunk of deals."""
-    game_id, weights, manifest, deals, simulations, k, batch, value_mix = task
-    from gemtable.core.registry import get_game
-
+    weights, manifest, deals, simulations, k, batch, value_mix = task
     cpu0 = cpu_seconds()
     learned.limit_blas_threads(1)  # one process per core: no BLAS threads besides it
-    game = get_game(game_id)
+    game = _game_of(manifest)
     net = gumbel.PolicyValueNet(game, weights, manifest)
     played = self_play(game, net, deals, simulations, k, batch, value_mix)
     played.worker_cpu = cpu_seconds() - cpu0  # a live worker's time is not in the parent's rusage
@@ -282,8 +280,7 @@ def play_generation(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[in
     if pool is None or len(chunks) < 2:
         parts = [self_play(game, net, chunk, simulations, k, batch, value_mix) for chunk in chunks]
     else:
-        weights = {name: np.asarray(v) for name, v in net.weights.items()}
-        tasks = [(game.id, weights, dict(net.manifest), chunk, simulations, k, batch, value_mix) for chunk in chunks]
+        tasks = [(net.weights, net.manifest, chunk, simulations, k, batch, value_mix) for chunk in chunks]
         parts = list(pool.map(_play_chunk, tasks))
     return join(parts)
 
