@@ -242,6 +242,35 @@ def test_gumbel_trains_a_tiny_model_through_two_generations_and_resumes(tmp_path
     assert bot.choose(state, 0) in state.legal_actions(0)
 
 
+def test_gumbel_training_continues_from_an_installed_network(tmp_path, monkeypatch):
+    """A shipped network keeps its manifest, so a copy of it is a checkpoint to go on from on
+    another machine: same generation counter and deal sequence, a fresh optimiser and an empty
+    replay buffer."""
+    from gemtable.bots import gumbel
+
+    game = get_game("splendor")
+    target = tmp_path / "policy-2p.npz"
+    monkeypatch.setattr(gumbel, "shipped_path", lambda game, n=None: target if n == 2 else tmp_path / "no")
+    path = tmp_path / "sp.npz"
+    _train("splendor", *GUMBEL_TINY, "--seed", "3", "--out", str(path), "--install", "--install-players", "2")
+    installed, extra = gumbel.read(game, target)
+    assert extra == {} and installed.manifest["generation"] == 1 and installed.manifest["games"] == 3
+    copy = tmp_path / "again.npz"
+    copy.write_bytes(target.read_bytes())
+    out = _train("splendor", *GUMBEL_TINY, "--seed", "3", "--out", str(copy)).output
+    assert "continuing" in out and "generation 2:" in out
+    net, extra = gumbel.read(game, copy)
+    assert net.manifest["generation"] == 2 and net.manifest["games"] == 6
+    assert int(extra["adam_t"][0]) == net.manifest["generations"][-1]["kept_steps"]
+    # its second generation plays the same games as the original run's second generation, and
+    # trains on a buffer that holds only those
+    _train("splendor", *GUMBEL_TINY, "--seed", "3", "--out", str(path))
+    first, second = (gumbel.read(game, p)[0].manifest["generations"][-1] for p in (path, copy))
+    for key in ("first_game", "games", "decisions", "rows"):
+        assert first[key] == second[key], key
+    assert second["buffer_rows"] < first["buffer_rows"]
+
+
 def test_gumbel_refusals(tmp_path):
     value = tmp_path / "value.npz"
     _train("splendor", "--games", "2", "--seed", "1", "--out", str(value))

@@ -16,6 +16,7 @@ from .features import observation
 from .heuristics import (
     VALUE_FEATURE_NAMES,
     heuristic,
+    value_context,
     value_features,
     value_features_all,
 )
@@ -47,6 +48,7 @@ GAME = Game(
     value_feature_names=VALUE_FEATURE_NAMES,
     explain=explain,
     value_features_all=value_features_all,
+    value_context=value_context,
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,
