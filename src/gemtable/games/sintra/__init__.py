@@ -16,7 +16,6 @@ from .features import observation
 from .heuristics import (
     VALUE_FEATURE_NAMES,
     heuristic,
-    value_context,
     value_features,
     value_features_all,
 )
@@ -48,7 +47,6 @@ GAME = Game(
     value_feature_names=VALUE_FEATURE_NAMES,
     explain=explain,
     value_features_all=value_features_all,
-    value_context=value_context,
     render_text=render_text,
     observation=observation,
     observation_size=OBSERVATION_SIZE,

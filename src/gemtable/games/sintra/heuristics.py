@@ -116,36 +116,9 @@ def value_features_all(s: SintraState) -> list[list[float]]:
     return [_seat_features(s, p, shared) for p in range(s.num_players)]
 
 
-def value_context(s: SintraState) -> tuple[list[float], list[list[float]]]:
-    """Every seat's :func:`heuristic` and :func:`value_features` in one pass
-    (``Game.value_context``): a seat that is not choosing within its turn has the static
-    estimate, read off the figures the value features gather anyway and summed in
-    :func:`_static`'s order, so it is the same number to the last bit; the seat choosing a
-    strip or the pane to keep looks one step ahead as :func:`heuristic` does."""
-    shared = _shared(s)
-    raw = shared[3]
-    ended = s.final is not None
-    outlook = 0.0 if ended else min(1.0, (ROUNDS - s.rnd) / HORIZON)
-    heur = []
-    for p in range(s.num_players):
-        if s.phase in (PLACE, KEEP) and s.cur == p:
-            heur.append(heuristic(s, p))
-        elif ended:
-            heur.append(float(s.score[p]))
-        else:
-            base, strips = raw[p]
-            value = float(base)
-            for placed, pts in reversed(strips):  # left to right, as _static adds them
-                value += PROGRESS[placed] * pts * outlook + placed / 3.0 * (1.0 - outlook)
-            heur.append(value)
-    return heur, [_seat_features(s, p, shared) for p in range(s.num_players)]
-
-
 def _shared(s: SintraState) -> tuple:
     """What every seat's row reads: progress, the panes on the table per colour and each
-    seat's figures (score, broken, side, fields, outlook, panes); last, for
-    :func:`value_context`, each seat's score with its broken glass and side bonus and its
-    strips in progress as (panes on it, completion points), right to left."""
+    seat's figures (score, broken, side, fields, outlook, panes)."""
     n = s.num_players
     dealt = s.nf * PPF
     ended = s.final is not None
@@ -167,7 +140,6 @@ def _shared(s: SintraState) -> tuple:
     code, empty, win = s.code, s.empty, s.win
     side_a = s.side == 0
     rows = []  # per seat: score, broken, side, fields, outlook, panes
-    raw = []
     nw = 2 * NUM_WINDOWS
     for q in range(n):
         wins = win[q * nw:(q + 1) * nw]
@@ -175,7 +147,6 @@ def _shared(s: SintraState) -> tuple:
         base = q * NUM_STRIPS
         outlook = 0.0
         panes = 0
-        strips = []
         right = 0  # values of the glazed windows right of strip i
         # strips from the right: (empty spaces, side code, window's upper field, value)
         for e, c, up, value in zip(reversed(empty[base:base + NUM_STRIPS]),
@@ -183,9 +154,7 @@ def _shared(s: SintraState) -> tuple:
                                    wins[nw - 2::-2], _VALUES_RTL):
             if e < 5 and c >= 0:
                 panes += 5 - e
-                pts = value + SIDE_SHARE + right
-                outlook += PROGRESS[5 - e] * pts
-                strips.append((5 - e, pts))
+                outlook += PROGRESS[5 - e] * (value + SIDE_SHARE + right)
             if up >= 0:
                 right += value
         if ended:  # the broken glass and the side bonus are in the final score
@@ -204,12 +173,11 @@ def _shared(s: SintraState) -> tuple:
                 side = s.side_bonus(q)
         rows.append((s.score[q] / SCORE_SCALE, broken / 18.0, side / SIDE_SCALE, fields / 16.0,
                      outlook * outlook_w / OUTLOOK_SCALE, panes / 40.0))
-        raw.append((s.score[q] + broken + side, strips))
-    return progress, supply, rows, raw
+    return progress, supply, rows
 
 
 def _seat_features(s: SintraState, p: int, shared: tuple) -> list[float]:
-    progress, supply, rows, _raw = shared
+    progress, supply, rows = shared
     n = s.num_players
     ended = s.final is not None
     # the panes on the table that fit p's strips at or right of the glazier, and the share
