@@ -45,6 +45,7 @@ from gemtable.core import (
     i18n,
 )
 from gemtable.core.i18n import msg, msgn
+from gemtable.core.workers import follow_parent
 
 SAMPLES = 8  # determinizations per judgement (the review's default)
 HINT_SAMPLES = 12  # a hint judges one position: it can afford more
@@ -351,8 +352,11 @@ def review(match: Match, samples: int = SAMPLES, swings: int = SWINGS,
 def quiet_worker(niceness: int = 19, idle: bool = True) -> None:
     """Set an analysis process up to yield the CPU to the server (a ``ProcessPoolExecutor``
     initializer): with ``idle``, Linux's idle scheduling class where there is one (it runs
-    only on CPU time nothing else wants), else the priority ``niceness``; one BLAS thread."""
+    only on CPU time nothing else wants), else the priority ``niceness``; one BLAS thread.
+    The process ends when the server that started it is gone."""
     import os
+
+    follow_parent()
 
     try:
         if not idle:

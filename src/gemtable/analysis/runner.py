@@ -27,6 +27,7 @@ from gemtable.bots import make_bot
 from gemtable.bots.base import tell_bots, wants_observations
 from gemtable.core import Game, Rng, i18n
 from gemtable.core.i18n import msg, msgn
+from gemtable.core.workers import follow_parent
 
 _MASK = (1 << 64) - 1
 BACKENDS = ("local", "ray")
@@ -219,7 +220,7 @@ def run_games(
         for b in batches:
             finished(_play_batch(b))
     else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(batches))) as pool:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), initializer=follow_parent) as pool:
             pending = {pool.submit(_play_batch, b) for b in batches}
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)

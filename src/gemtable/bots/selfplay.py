@@ -37,6 +37,7 @@ import numpy as np
 
 from gemtable.core import Game, Rng, State
 from gemtable.core.i18n import Message, msg, render
+from gemtable.core.workers import follow_parent
 
 from . import gumbel, learned
 from .base import Bot, make_bot
@@ -528,7 +529,8 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
             deals = [(s.players[(first + i) % len(s.players)], _deal_seed(manifest["seed"], first + i))
                      for i in range(s.games)]
             if pool is None and s.jobs > 1 and len(deals) > s.play_batch:
-                pool = stack.enter_context(ProcessPoolExecutor(s.jobs, mp_context=mp.get_context("spawn")))
+                pool = stack.enter_context(ProcessPoolExecutor(s.jobs, mp_context=mp.get_context("spawn"),
+                                                               initializer=follow_parent))
             played = play_generation(game, previous, deals, s.simulations, s.k, s.play_batch, s.value_mix, pool)
             if not manifest["generations"] and not buf:
                 learned.fit_normalisation(weights, played.x)  # from the first data, kept afterwards

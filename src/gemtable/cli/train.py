@@ -40,6 +40,7 @@ import numpy as np
 import typer
 
 from gemtable.core.i18n import msg, msgn
+from gemtable.core.workers import follow_parent
 
 from .lang import say
 from .simulate import _fail, bot_list, check_bots, guarded
@@ -75,7 +76,7 @@ def play_all(progress, bar, run, tasks: list, jobs: int, deadline: float | None)
             results.append(run(task))
             progress.advance(bar)
         return results
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=follow_parent) as pool:
         for i in range(0, len(tasks), jobs * 4):
             if deadline is not None and results and time.perf_counter() >= deadline:
                 break
