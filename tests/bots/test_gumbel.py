@@ -472,3 +472,52 @@ def test_splendors_expert_is_the_network_at_two_seats_and_puct_elsewhere():
     assert bot.stand_in(game, 2) is None
     assert repr(bot.stand_in(game, 3)) == repr(make_bot(LEVELS["expert"]))
     assert repr(bot.stand_in(game, 4)).startswith("puct:")
+
+
+@pytest.mark.parametrize("gid", sorted(g for g in all_games() if get_game(g).observation_layout is not None))
+def test_learned_values_judge_the_positions_and_the_network_the_policy(gid):
+    game = get_game(gid)
+    model = learned.shipped(game, 2)
+    assert model is not None  # every game ships a learned evaluator
+    net = gumbel.shipped(game, 2) or gumbel.fresh(game)
+    states = [_position(game, n=2, seed=s, moves=4 + s) for s in (3, 4, 5)]
+    items = [(s, s.to_move()[0]) for s in states]
+    own_policy, own_values, _ = gumbel.judge(net, gumbel.Encoder(game), items)
+    policy, values, _ = gumbel.judge(net, gumbel.Encoder(game), items, model)
+    assert np.array_equal(policy, own_policy)  # the policy is still the network's
+    for state, got in zip(states, values):
+        assert got == pytest.approx(model.values(state), abs=1e-6)
+    assert not np.allclose(values, own_values)
+    # the bot: same network, the learned evaluator named in its fingerprint
+    bot = make_bot("gumbel:simulations=8,value=learned", seed=1)
+    assert bot.value_model(game, 2) is model
+    assert bot.weights_fingerprint(game, 2) != make_bot("gumbel:simulations=8").weights_fingerprint(game, 2)
+    state, seat = items[0]
+    assert bot.choose(state.clone(), seat) in state.legal_actions(seat)
+
+
+def test_the_value_parameter_is_checked():
+    with pytest.raises(ValueError, match="'network' or 'learned'"):
+        make_bot("gumbel:value=heuristic")
+    assert make_bot("gumbel").value_model(get_game("splendor"), 2) is None
+
+
+def test_self_play_may_search_with_the_learned_evaluator(monkeypatch):
+    game = get_game("sintra")
+    net = gumbel.fresh(game)
+    deals = [(2, 3)]
+    own = selfplay.self_play(game, net, deals, simulations=4, batch=1, value_mix=1.0)
+    judged = []
+    real = learned.ValueModel.values
+
+    def values(self, state, ctx=None):
+        judged.append(state.num_players)
+        return real(self, state, ctx)
+
+    monkeypatch.setattr(learned.ValueModel, "values", values)
+    theirs = selfplay.self_play(game, net, deals, simulations=4, batch=1, value_mix=1.0, value="learned")
+    assert judged and set(judged) == {2}
+    assert np.array_equal(own.x[0], theirs.x[0])  # the same first position
+    # the search's values (all of the value target at mix 1) are the evaluator's, not the network's
+    assert not np.allclose(own.v[0], theirs.v[0])
+    assert np.allclose(theirs.v.sum(1), 1.0)

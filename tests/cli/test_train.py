@@ -225,18 +225,19 @@ def test_gumbel_trains_a_tiny_model_through_two_generations_and_resumes(tmp_path
         assert record["simulations"] > 0 and record["rows"] > 0
         assert 0.0 <= record["vs_previous"] <= 1.0 and record["baseline"] == "random"
         assert record["loss_after"][0] > 0
-        assert record["value_mix"] == 0.5 and record["workers"] == 1
+        assert record["value_mix"] == 0.5 and record["workers"] == 1 and record["value"] == "network"
     assert {"adam_t", "replay_x", "replay_ids"} <= set(extra)
     # the network learned: early stopping kept training steps, and the policy head moved off zero
     assert int(extra["adam_t"][0]) == sum(r["kept_steps"] for r in man["generations"]) > 0
     assert np.any(net.weights["wp"] != 0)
     # the same command with --minutes continues the checkpoint: one more generation at least,
-    # here with its games shared by two worker processes
+    # here with its games shared by two worker processes, searching with the learned evaluator
     out = _train("splendor", *GUMBEL_TINY, "--minutes", "0.001", "--seed", "3", "--jobs", "2", "--play-batch", "2",
-                 "--out", str(path)).output
+                 "--value", "learned", "--out", str(path)).output
     assert "continuing" in out and "generation 3:" in out
     man = gumbel.read(game, path)[0].manifest
     assert man["games"] == 9 and man["generations"][-1]["workers"] == 2
+    assert man["generations"][-1]["value"] == "learned"
     bot = make_bot(f"gumbel:simulations=4,weights={path}")
     state = game.new(2, 1)
     assert bot.choose(state, 0) in state.legal_actions(0)
@@ -278,6 +279,7 @@ def test_gumbel_refusals(tmp_path):
     assert result.exit_code != 0 and "policy-value" in result.output
     for args, words in ((["--method", "alpha"], "--method"), ([*GUMBEL_TINY, "--trainer", "tpu"], "--trainer"),
                         ([*GUMBEL_TINY, "--eval-bot", "nobody"], "unknown bot"),
+                        ([*GUMBEL_TINY, "--value", "heuristic"], "--value"),
                         ([*GUMBEL_TINY, "--players", "7"], "player")):
         result = runner.invoke(app, ["train", "splendor", *args, "--out", str(tmp_path / "x.npz")])
         assert result.exit_code != 0 and words in result.output, (args, result.output)

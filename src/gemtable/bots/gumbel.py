@@ -52,11 +52,14 @@ ranks the root actions by the policy alone), ``weights``, ``fallback`` (a level 
 default table, e.g. ``expert``: at a table size for which the game ships no network and no
 ``weights`` are given, the bot plays that level's spec instead of the untrained network;
 a game's ``expert`` level uses it to play the learned network where one was trained and
-the search it replaces elsewhere).
+the search it replaces elsewhere), ``value`` (``network``, the default, or ``learned``: the
+positions' values come from the learned evaluator the game ships, the one ``puct`` searches
+with, and the network gives the policy only).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from collections.abc import Generator
@@ -236,22 +239,27 @@ class Encoder:
         self.game = game
         width = learned.input_size(game) if game.observation_layout is not None else 0
         self.buf = np.zeros((capacity, width), np.float32)
+        self.contexts: list[Any] = []  # each row's learned.context (heuristics, value features)
 
     def rows(self, items: list[tuple[State, int]]) -> np.ndarray:
         if len(items) > len(self.buf):
             self.buf = np.zeros((len(items), self.buf.shape[1]), np.float32)
+        self.contexts = []
         for i, (state, seat) in enumerate(items):
-            heur, feats = learned.context(state)
+            heur, feats = ctx = learned.context(state)
+            self.contexts.append(ctx)
             learned.encode(state, seat, self.buf[i], heur, feats[seat] if feats is not None else None)
         return self.buf[:len(items)]
 
 
-def judge(net: PolicyValueNet | None, encoder: Encoder,
-          items: list[tuple[State, int]]) -> tuple[np.ndarray, list[list[float]], np.ndarray]:
+def judge(net: PolicyValueNet | None, encoder: Encoder, items: list[tuple[State, int]],
+          value_model: learned.ValueModel | None = None) -> tuple[np.ndarray, list[list[float]], np.ndarray]:
     """(policy logits, every seat's share of the win in seat order, input rows) of positions
     ``(state, seat to move)`` in one batch.  Without a network (a game with no observation
     layout to read) the policy is uniform and the value the untrained network's: a softmax
-    of every seat's heuristic, scaled by the largest, times ``SHARPNESS``."""
+    of every seat's heuristic, scaled by the largest, times ``SHARPNESS``.  With
+    ``value_model`` (a learned evaluator, :mod:`gemtable.bots.learned`) the values are that
+    model's and the network gives the policy only."""
     if net is None:
         values = []
         for state, _ in items:
@@ -260,6 +268,8 @@ def judge(net: PolicyValueNet | None, encoder: Encoder,
         return np.zeros((len(items), len(encoder.game.actions))), values, encoder.buf[:0]
     x = encoder.rows(items)
     policy, shares = net.evaluate(x, [state.num_players for state, _ in items])
+    if value_model is not None:
+        return policy, [value_model.values(state, ctx) for (state, _), ctx in zip(items, encoder.contexts)], x
     values = []
     for i, (state, seat) in enumerate(items):
         row = shares[i, :state.num_players].tolist()  # entry j is seat (seat + j) % n
@@ -542,7 +552,7 @@ class GumbelBot(Bot):
     """Gumbel AlphaZero search with a policy-value network (see the module docstring)."""
 
     name = "gumbel"
-    PARAMS = ("simulations", "seconds", "k", "c_visit", "c_scale", "noise", "weights", "fallback")
+    PARAMS = ("simulations", "seconds", "k", "c_visit", "c_scale", "noise", "weights", "fallback", "value")
 
     def __init__(self, seed: int = 0, **params: Any) -> None:
         check_params(self.name, params, self.PARAMS)
@@ -562,6 +572,9 @@ class GumbelBot(Bot):
         if fallback is not None and str(fallback) not in LEVELS:
             raise ValueError(f"gumbel: fallback must be a level ({', '.join(LEVELS)}), not {fallback!r}")
         self.fallback = None if fallback is None else str(fallback)
+        self.value = str(params.get("value", "network"))
+        if self.value not in ("network", "learned"):
+            raise ValueError(f"gumbel: value must be 'network' or 'learned', not {self.value!r}")
         self._stand_in: Bot | None = None  # the fallback level's bot, made when first needed
         # does that bot use what it is told between moves?  (asked of a throwaway one, so the
         # drivers skip the bookkeeping for a stand-in that would ignore it)
@@ -583,6 +596,14 @@ class GumbelBot(Bot):
             else:
                 self._nets[key] = shipped(game, num_players) or fresh(game)
         return self._nets[key]
+
+    def value_model(self, game: Game, num_players: int) -> learned.ValueModel | None:
+        """With ``value=learned``, the learned evaluator the game ships for tables of
+        ``num_players`` (``puct``'s), which then judges the positions; else None (the
+        network's value head judges them, as it does where the game ships no evaluator)."""
+        if self.value != "learned" or game.observation_layout is None:
+            return None
+        return learned.shipped(game, num_players)
 
     def stand_in(self, game: Game, num_players: int) -> Bot | None:
         """The fallback level's bot when it plays tables of ``num_players`` (no network is
@@ -610,7 +631,12 @@ class GumbelBot(Bot):
         if other is not None:
             return other.weights_fingerprint(game, num_players)
         net = self.net(game, num_players)
-        return None if net is None else net.fingerprint()
+        if net is None:
+            return None
+        model = self.value_model(game, num_players)
+        if model is None:
+            return net.fingerprint()
+        return hashlib.sha256(f"{net.fingerprint()}+{model.fingerprint()}".encode()).hexdigest()[:16]
 
     def budget(self) -> int:
         if self.seconds is None:
@@ -630,19 +656,20 @@ class GumbelBot(Bot):
         sims = self.budget()
         start = time.perf_counter()
         gen = search(state, player, self.rng, gumbel, sims, self.k, self.c_visit, self.c_scale, self.noise)
-        result = drive(gen, net, self._encoder)
+        result = drive(gen, net, self._encoder, self.value_model(state.game, state.num_players))
         if self.seconds is not None and result.simulations:
             spent = (time.perf_counter() - start) / (result.simulations + 1)
             self._per_sim = spent if self._per_sim is None else 0.7 * self._per_sim + 0.3 * spent
         return result.action
 
 
-def drive(gen: Generator[Request, Reply, SearchResult], net: PolicyValueNet | None, encoder: Encoder) -> SearchResult:
+def drive(gen: Generator[Request, Reply, SearchResult], net: PolicyValueNet | None, encoder: Encoder,
+          value_model: learned.ValueModel | None = None) -> SearchResult:
     """Run one search to its end, judging its positions one at a time."""
     try:
         request = next(gen)
         while True:
-            policy, values, _ = judge(net, encoder, [request])
+            policy, values, _ = judge(net, encoder, [request], value_model)
             request = gen.send((policy[0], values[0]))
     except StopIteration as stop:
         return stop.value

@@ -159,7 +159,7 @@ class Played:
 
 
 def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int]], simulations: int,
-              k: int = 16, batch: int = 64, value_mix: float = 0.0) -> Played:
+              k: int = 16, batch: int = 64, value_mix: float = 0.0, value: str = "network") -> Played:
     """Play the games ``deals`` (table size, seed) with the network's search for every seat,
     ``batch`` games at a time, advancing them together and judging their positions in
     one batch per step.
@@ -168,8 +168,12 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
     ``value_mix`` = m above 0, ``(1 - m) * result + m * searched``, where ``searched`` is the
     search's value of the position (the network's value averaged with every simulation's).
     A game gives one result for all its positions, a noisy target for the early ones; the
-    search's value is a denser, less noisy one (a bootstrap from the network itself)."""
+    search's value is a denser, less noisy one (a bootstrap from the network itself).
+    With ``value="learned"`` the search judges positions with the learned evaluator the game
+    ships for the table size (the ``gumbel`` bot's ``value=learned``), the network with its
+    policy only."""
     seats = max(game.player_counts)
+    models = {n: learned.shipped(game, n) for n, _ in deals} if value == "learned" else {}
     encoder = gumbel.Encoder(game, batch)
     limit = int(game.extra.get("max_steps", 20_000))
     xs, vs, ids_all, probs_all, game_of = [], [], [], [], []
@@ -217,7 +221,11 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
                 active.append(g)
             else:
                 finish(g)
-        policy, values, x = gumbel.judge(net, encoder, [g.request for g in active])
+        requests = [g.request for g in active]
+        policy, values, x = gumbel.judge(net, encoder, requests)
+        if models:  # the evaluator's values, on the contexts the encoder computed
+            values = [v if models[s.num_players] is None else models[s.num_players].values(s, ctx)
+                      for (s, _), ctx, v in zip(requests, encoder.contexts, values)]
         still = []
         for i, g in enumerate(active):
             if g.root:
@@ -248,12 +256,12 @@ def self_play(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int
 
 def _play_chunk(task: tuple) -> Played:
     """A worker process's share of :func:`play_generation`: one chunk of deals."""
-    weights, manifest, deals, simulations, k, batch, value_mix = task
+    weights, manifest, deals, simulations, k, batch, value_mix, value = task
     cpu0 = cpu_seconds()
     learned.limit_blas_threads(1)  # one process per core: no BLAS threads besides it
     game = _game_of(manifest)
     net = gumbel.PolicyValueNet(game, weights, manifest)
-    played = self_play(game, net, deals, simulations, k, batch, value_mix)
+    played = self_play(game, net, deals, simulations, k, batch, value_mix, value)
     played.worker_cpu = cpu_seconds() - cpu0  # a live worker's time is not in the parent's rusage
     return played
 
@@ -272,16 +280,17 @@ def join(parts: list[Played]) -> Played:
 
 
 def play_generation(game: Game, net: gumbel.PolicyValueNet, deals: list[tuple[int, int]], simulations: int,
-                    k: int = 16, batch: int = 64, value_mix: float = 0.0, pool: Any = None) -> Played:
+                    k: int = 16, batch: int = 64, value_mix: float = 0.0, pool: Any = None,
+                    value: str = "network") -> Played:
     """:func:`self_play` of ``deals`` in chunks of ``batch`` games, each chunk played alone
     (in ``pool``'s worker processes when given, else here) and the chunks' rows joined in
     deal order.  A chunk's games do not depend on where it was played, so the generation's
     rows are the same with any number of workers."""
     chunks = [deals[i:i + batch] for i in range(0, len(deals), batch)] or [[]]
     if pool is None or len(chunks) < 2:
-        parts = [self_play(game, net, chunk, simulations, k, batch, value_mix) for chunk in chunks]
+        parts = [self_play(game, net, chunk, simulations, k, batch, value_mix, value) for chunk in chunks]
     else:
-        tasks = [(net.weights, net.manifest, chunk, simulations, k, batch, value_mix) for chunk in chunks]
+        tasks = [(net.weights, net.manifest, chunk, simulations, k, batch, value_mix, value) for chunk in chunks]
         parts = list(pool.map(_play_chunk, tasks))
     return join(parts)
 
@@ -445,8 +454,8 @@ def match(game: Game, num_players: int, new: Bot, other: Bot, games: int, seed: 
     return total / max(1, games)
 
 
-def _bot_with(net: gumbel.PolicyValueNet, simulations: int, seed: int) -> gumbel.GumbelBot:
-    bot = gumbel.GumbelBot(seed=seed, simulations=simulations)
+def _bot_with(net: gumbel.PolicyValueNet, simulations: int, seed: int, value: str = "network") -> gumbel.GumbelBot:
+    bot = gumbel.GumbelBot(seed=seed, simulations=simulations, value=value)
     for n in net.game.player_counts:
         bot._nets[(net.game.id, n)] = net
     return bot
@@ -474,6 +483,7 @@ class Settings:
     play_batch: int = 64  # games advanced together, and the games of one worker's chunk
     value_mix: float = 0.0  # the search's value's share in the value targets (see self_play)
     jobs: int = 1  # worker processes playing the self-play chunks
+    value: str = "network"  # what judges the search's positions: the network or the learned evaluator
 
 
 def save(path: Path, net_weights: dict[str, np.ndarray], manifest: dict[str, Any],
@@ -531,7 +541,8 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
             if pool is None and s.jobs > 1 and len(deals) > s.play_batch:
                 pool = stack.enter_context(ProcessPoolExecutor(s.jobs, mp_context=mp.get_context("spawn"),
                                                                initializer=follow_parent))
-            played = play_generation(game, previous, deals, s.simulations, s.k, s.play_batch, s.value_mix, pool)
+            played = play_generation(game, previous, deals, s.simulations, s.k, s.play_batch, s.value_mix, pool,
+                                     s.value)
             if not manifest["generations"] and not buf:
                 learned.fit_normalisation(weights, played.x)  # from the first data, kept afterwards
             # the generation's last tenth of games is held out: early stopping keeps the weights
@@ -584,7 +595,7 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
                 "generation": gen, "command": command, "games": played.games, "first_game": first,
                 "players": list(s.players), "decisions": played.decisions, "rows": len(played.x),
                 "simulations_per_move": s.simulations, "simulations": played.simulations, "k": s.k,
-                "value_mix": s.value_mix, "workers": s.jobs,
+                "value_mix": s.value_mix, "value": s.value, "workers": s.jobs,
                 "buffer_rows": len(buf), "train_steps": steps, "kept_steps": kept, "batch": s.batch,
                 "lr": s.lr, "l2": s.l2, "trainer": "numpy" if device is None else f"torch:{device}",
                 "loss_before": [round(v, 5) for v in before], "loss_after": [round(v, 5) for v in after],
@@ -596,9 +607,10 @@ def train(game: Game, path: Path, settings: Settings, generations: int | None = 
                 sims = s.eval_simulations or s.simulations
                 n = s.players[0]
                 seed = _deal_seed(manifest["seed"] + 1, gen * 1000)
-                record["vs_previous"] = round(match(game, n, _bot_with(net, sims, seed), _bot_with(previous, sims, seed + 1),
-                                                    s.eval_games, seed), 4)
-                record["vs_baseline"] = round(match(game, n, _bot_with(net, sims, seed), make_bot(s.eval_bot, seed + 2, game=game),
+                record["vs_previous"] = round(match(game, n, _bot_with(net, sims, seed, s.value),
+                                                    _bot_with(previous, sims, seed + 1, s.value), s.eval_games, seed), 4)
+                record["vs_baseline"] = round(match(game, n, _bot_with(net, sims, seed, s.value),
+                                                    make_bot(s.eval_bot, seed + 2, game=game),
                                                     s.eval_games, seed), 4)
                 record["baseline"] = s.eval_bot
                 record["eval_games"] = s.eval_games

@@ -199,6 +199,9 @@ def register(app: typer.Typer) -> None:
         value_mix: float = typer.Option(0.0, "--value-mix", min=0.0, max=1.0, help="[gumbel] The search's "
                                         "own value's share in the value targets (the rest is the game's "
                                         "result)."),
+        value: str = typer.Option("network", "--value", help="[gumbel] What judges the search's "
+                                  "positions: 'network' (its value head) or 'learned' (the learned "
+                                  "evaluator the game ships, as the gumbel bot's value=learned)."),
     ) -> None:
         """Train the game's learned evaluator (used by the `puct` bot), or with --method gumbel the
         policy-value network of the `gumbel` bot."""
@@ -211,7 +214,7 @@ def register(app: typer.Typer) -> None:
         if method == "gumbel":
             _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, fresh, install,
                           install_players, jobs, generations, simulations, buffer, steps, eval_games, eval_bot,
-                          trainer, play_batch, value_mix)
+                          trainer, play_batch, value_mix, value)
             return
         if method != "value":
             _fail(say(msg("--method must be 'value' or 'gumbel'")))
@@ -372,7 +375,7 @@ def register(app: typer.Typer) -> None:
 
 def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, fresh, install, install_players,
                   jobs, generations, simulations, buffer, steps, eval_games, eval_bot, trainer, play_batch,
-                  value_mix) -> None:
+                  value_mix, value) -> None:
     """``gemtable train GAME --method gumbel``: self-play policy iteration (see the module docstring)."""
     from rich.console import Console
 
@@ -388,6 +391,8 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
         guarded(lambda: g.check_players(install_players))
     if eval_games:
         guarded(lambda: make_bot(eval_bot))
+    if value not in ("network", "learned"):
+        _fail(say(msg("--value must be 'network' or 'learned'")))
     try:
         h1, h2 = (int(v) for v in (hidden or "128,128").split(","))
     except ValueError:
@@ -398,7 +403,7 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
     settings = selfplay.Settings(games=games, simulations=simulations, players=tuple(counts), hidden=(h1, h2),
                                  lr=lr, l2=l2, batch=batch, steps=steps, buffer=buffer, eval_games=eval_games,
                                  eval_bot=eval_bot, seed=seed, trainer=trainer, play_batch=play_batch,
-                                 value_mix=value_mix, jobs=jobs)
+                                 value_mix=value_mix, jobs=jobs, value=value)
     if generations is None and minutes is None:
         generations = 1
     command = ("gemtable train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
