@@ -81,6 +81,7 @@ NAMES = ("mean", "std", "w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv", "lin")
 TRAINABLE = NAMES[2:]
 SHIPPED_NAME = "policy.npz"
 MAX_SIMULATIONS = 4096  # per move under a time budget without a ``simulations`` cap
+VALUES = ("network", "learned")  # what may judge the search's positions (the ``value`` parameter)
 
 
 # -- the network ---------------------------------------------------------------------------
@@ -573,7 +574,7 @@ class GumbelBot(Bot):
             raise ValueError(f"gumbel: fallback must be a level ({', '.join(LEVELS)}), not {fallback!r}")
         self.fallback = None if fallback is None else str(fallback)
         self.value = str(params.get("value", "network"))
-        if self.value not in ("network", "learned"):
+        if self.value not in VALUES:
             raise ValueError(f"gumbel: value must be 'network' or 'learned', not {self.value!r}")
         self._stand_in: Bot | None = None  # the fallback level's bot, made when first needed
         # does that bot use what it is told between moves?  (asked of a throwaway one, so the

@@ -379,7 +379,7 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
     """``gemtable train GAME --method gumbel``: self-play policy iteration (see the module docstring)."""
     from rich.console import Console
 
-    from gemtable.bots import learned, selfplay
+    from gemtable.bots import gumbel, learned, selfplay
     from gemtable.bots.base import make_bot
 
     counts = [int(c) for c in players.split(",") if c.strip()] or [min(g.player_counts)]
@@ -391,7 +391,7 @@ def _train_gumbel(g, games, minutes, seed, players, hidden, lr, l2, batch, out, 
         guarded(lambda: g.check_players(install_players))
     if eval_games:
         guarded(lambda: make_bot(eval_bot))
-    if value not in ("network", "learned"):
+    if value not in gumbel.VALUES:
         _fail(say(msg("--value must be 'network' or 'learned'")))
     try:
         h1, h2 = (int(v) for v in (hidden or "128,128").split(","))
