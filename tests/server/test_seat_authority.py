@@ -23,11 +23,11 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, select, update
 from starlette.websockets import WebSocketDisconnect
 
 from gemtable.server import inplay
-from gemtable.server.db import ChatRow, normalize_url
+from gemtable.server.db import ChatRow, SeatRow, normalize_url
 
 from .conftest import free_port, seat_socket, spawn_server, wait_serving
 from .test_chat import until
@@ -112,6 +112,41 @@ def test_a_socket_opened_before_the_seat_changed_hands_cannot_act_or_chat(client
     assert table.version == version
     with manager.db.session() as s:
         assert not [r.text for r in s.scalars(select(ChatRow).where(ChatRow.table_id == tid, ChatRow.system.is_(False)))]
+
+
+def test_a_chat_line_is_refused_once_the_database_gives_the_seat_to_another(client):
+    """The seat changed hands at another worker: the database has the new token, this worker's
+    copy of the table (no notice received yet) the old one.  The old holder's chat line is
+    refused and the socket closed; nothing is stored."""
+    _ann, tid = _lobby_table(client, players=2)
+    mallory = named(client, "Mallory", host="203.0.113.66")
+    token = mallory.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["token"]
+    manager = client.app.state.manager
+    with seat_socket(mallory, tid, token) as old:
+        assert until(old, lambda m: m["type"] == "state")["seat"] == 1
+        with manager.db.session() as s:
+            s.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == 1)
+                      .values(token="the-new-holder-s-token"))
+            s.commit()
+        table = client.portal.call(manager.get, tid)
+        assert table.seats[1].token == token  # (this worker has not heard of it)
+        old.send_json({"type": "chat", "text": "Mallory was here"})
+        err = old.receive_json()
+        assert err["type"] == "error" and err["code"] == "seat_lost", err
+        assert _closed_with(old) == CLOSE_SEAT_LOST
+    with manager.db.session() as s:
+        assert not [r.text for r in s.scalars(select(ChatRow).where(ChatRow.table_id == tid, ChatRow.system.is_(False)))]
+
+
+def test_the_seat_holder_still_chats(client):
+    _ann, tid = _lobby_table(client, players=2)
+    bob = named(client, "Bob", host="203.0.113.69")
+    token = bob.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["token"]
+    with seat_socket(bob, tid, token) as ws:
+        until(ws, lambda m: m["type"] == "state")
+        ws.send_json({"type": "chat", "text": "good luck"})
+        line = until(ws, lambda m: m["type"] == "chat" and not m["line"]["system"])["line"]
+        assert line["text"] == "good luck" and line["seat"] == 1
 
 
 def test_spectators_are_not_affected_by_a_seat_change(client):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import secrets
 import unicodedata
 from collections import deque
 from typing import Any
@@ -20,7 +21,8 @@ from sqlalchemy import select
 
 from gemtable.core.i18n import Message, is_message, msg, render
 
-from .db import ChatRow, Database
+from .db import ChatRow, Database, SeatRow
+from .table import SEAT_LOST_MSG, Rejected
 
 MAX_CHAT = 500  # characters of one line
 KEEP = 100  # lines a state payload carries (and a live table keeps in memory)
@@ -101,12 +103,21 @@ def add_line(session, table_id: str, seat: int | None, name: str, text: str | Me
 
 
 def store_line(db: Database, table_id: str, seat: int | None, name: str, text: str | Message, system: bool,
-               at: dt.datetime, publish: Any = None) -> dict[str, Any]:
+               at: dt.datetime, publish: Any = None, token: str | None = None) -> dict[str, Any]:
     """Store one line (a database thread) and return it as sent to clients.
 
     ``publish``: the bus's (bus.py), to tell other workers in the same transaction.
+    ``token``: a seat's line is stored only while the seat still has that token in the
+    database (``Rejected`` ``seat_lost`` otherwise).  A worker's cached copy of the table may
+    not have heard yet that the seat changed hands at another worker; the database has.  The
+    seat's row is read with a shared lock, so a change of hands waits for this line's commit.
     """
     with db.session() as s:
+        if seat is not None and token is not None:
+            held = s.scalar(select(SeatRow.token).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                            .with_for_update(read=True))
+            if held is None or not secrets.compare_digest(held.encode("utf-8"), token.encode("utf-8", "surrogatepass")):
+                raise Rejected("seat_lost", SEAT_LOST_MSG, 403)
         row = add_line(s, table_id, seat, name, text, system, at)
         if publish is not None:
             publish(s, table_id, "chat", c=row.id)

@@ -456,6 +456,9 @@ class InPlay(Clockwork, TableHooks):
             elif kind == "mute_spectators":
                 await self.mute(table, sub, data.get("on"))
         except Rejected as exc:
+            if exc.code == "seat_lost":  # the seat changed hands at another worker a moment ago
+                self.m.revoke(table, sub)
+                return
             sub.push({"type": "error", "code": exc.code, "message": exc.message, "version": table.version})
 
     async def chat(self, table: LiveTable, sub: Subscriber, text: Any) -> dict[str, Any]:
@@ -480,7 +483,7 @@ class InPlay(Clockwork, TableHooks):
             name = "Spectator"
         async with self._lock(table):
             line = await self.m.run_db(chatmod.store_line, self.m.db, table.id, sub.seat, name, text, False, utcnow(),
-                                    self.m.bus.publish)
+                                    self.m.bus.publish, sub.token if sub.seat is not None else None)
             self._push_lines(table, [line])
         return line
 
