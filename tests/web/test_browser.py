@@ -22,7 +22,7 @@ GAMES = sorted(all_games())
 MAX_CLICKS = 1500
 
 
-def wait_ready(page, timeout=15000):
+def wait_ready(page, timeout=30000):
     """Until the page shows a state where we can click or the game is over."""
     page.wait_for_function(
         """() => document.body.dataset.over === '1' ||
