@@ -27,7 +27,7 @@ from sqlalchemy import create_engine, select, update
 from starlette.websockets import WebSocketDisconnect
 
 from gemtable.server import inplay
-from gemtable.server.db import ChatRow, SeatRow, normalize_url
+from gemtable.server.db import ChatRow, SeatRow, bump, normalize_url
 
 from .conftest import free_port, seat_socket, spawn_server, wait_serving
 from .test_chat import until
@@ -89,19 +89,28 @@ def test_a_removed_holder_is_cut_off_and_the_new_holder_plays(client, how):
         assert until(ws, lambda m: m["type"] == "state")["seat"] == 1
 
 
+def _mallory_seated(client, players: int, name: str = "Mallory"):
+    """A lobby table of ``players`` seats with ``name`` in seat 1: (table id, her token, her client)."""
+    _ann, tid = _lobby_table(client, players=players)
+    mallory = named(client, name, host="203.0.113.66")
+    return tid, mallory.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["token"], mallory
+
+
+def _chat_lines(manager, tid: str) -> list[str]:
+    with manager.db.session() as s:
+        return [r.text for r in s.scalars(select(ChatRow).where(ChatRow.table_id == tid, ChatRow.system.is_(False)))]
+
+
 def test_a_socket_opened_before_the_seat_changed_hands_cannot_act_or_chat(client):
     """The old holder's message arrives after the seat changed hands (no broadcast in between):
     it is refused and the socket closed, and the table is as it was."""
-    ann, tid = _lobby_table(client, players=2)
-    mallory = named(client, "Mallory", host="203.0.113.66")
-    token = mallory.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["token"]
     # the seat is taken by the only open seat's join: the game starts at once
+    tid, token, mallory = _mallory_seated(client, players=2)
     manager = client.app.state.manager
     with seat_socket(mallory, tid, token) as old:
         assert until(old, lambda m: m["type"] == "state")["seat"] == 1
         table = client.portal.call(manager.get, tid)
-        # the seat passes to someone else without any message reaching the old socket (as when
-        # the change was made at another worker and its notice is still on its way)
+        # the seat passes to someone else without any message reaching the old socket
         table.seats[1].token = "a-new-holder-s-token"
         version = table.version
         old.send_json({"type": "chat", "text": "hello from the old holder"})
@@ -110,38 +119,33 @@ def test_a_socket_opened_before_the_seat_changed_hands_cannot_act_or_chat(client
         assert err["type"] == "error" and err["code"] == "seat_lost", err
         assert _closed_with(old) == CLOSE_SEAT_LOST
     assert table.version == version
-    with manager.db.session() as s:
-        assert not [r.text for r in s.scalars(select(ChatRow).where(ChatRow.table_id == tid, ChatRow.system.is_(False)))]
+    assert not _chat_lines(manager, tid)
 
 
 def test_a_chat_line_is_refused_once_the_database_gives_the_seat_to_another(client):
-    """The seat changed hands at another worker: the database has the new token, this worker's
-    copy of the table (no notice received yet) the old one.  The old holder's chat line is
-    refused and the socket closed; nothing is stored."""
-    _ann, tid = _lobby_table(client, players=2)
-    mallory = named(client, "Mallory", host="203.0.113.66")
-    token = mallory.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["token"]
+    """The seat changed hands at another worker: the database has the new token (and the
+    table's next revision), this worker's copy of the table, the notice still on its way, the
+    old one.  The old holder's chat line is refused and the socket closed; nothing is stored."""
+    tid, token, mallory = _mallory_seated(client, players=3)  # (a seat left: the table waits)
     manager = client.app.state.manager
     with seat_socket(mallory, tid, token) as old:
         assert until(old, lambda m: m["type"] == "state")["seat"] == 1
+        table = client.portal.call(manager.get, tid)
         with manager.db.session() as s:
             s.execute(update(SeatRow).where(SeatRow.table_id == tid, SeatRow.seat == 1)
                       .values(token="the-new-holder-s-token"))
+            bump(s, tid, table.rev)
             s.commit()
-        table = client.portal.call(manager.get, tid)
         assert table.seats[1].token == token  # (this worker has not heard of it)
         old.send_json({"type": "chat", "text": "Mallory was here"})
         err = old.receive_json()
         assert err["type"] == "error" and err["code"] == "seat_lost", err
         assert _closed_with(old) == CLOSE_SEAT_LOST
-    with manager.db.session() as s:
-        assert not [r.text for r in s.scalars(select(ChatRow).where(ChatRow.table_id == tid, ChatRow.system.is_(False)))]
+    assert not _chat_lines(manager, tid)
 
 
 def test_the_seat_holder_still_chats(client):
-    _ann, tid = _lobby_table(client, players=2)
-    bob = named(client, "Bob", host="203.0.113.69")
-    token = bob.post(f"/api/tables/{tid}/join", json={"seat": 1}).json()["token"]
+    tid, token, bob = _mallory_seated(client, players=3, name="Bob")
     with seat_socket(bob, tid, token) as ws:
         until(ws, lambda m: m["type"] == "state")
         ws.send_json({"type": "chat", "text": "good luck"})
