@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import secrets
 import unicodedata
 from collections import deque
 from typing import Any
@@ -22,7 +21,7 @@ from sqlalchemy import select
 from gemtable.core.i18n import Message, is_message, msg, render
 
 from .db import ChatRow, Database, SeatRow
-from .table import SEAT_LOST_MSG, Rejected
+from .table import SEAT_LOST_MSG, Rejected, same_token
 
 MAX_CHAT = 500  # characters of one line
 KEEP = 100  # lines a state payload carries (and a live table keeps in memory)
@@ -116,7 +115,7 @@ def store_line(db: Database, table_id: str, seat: int | None, name: str, text: s
         if seat is not None and token is not None:
             held = s.scalar(select(SeatRow.token).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                             .with_for_update(read=True))
-            if held is None or not secrets.compare_digest(held.encode("utf-8"), token.encode("utf-8", "surrogatepass")):
+            if held is None or not same_token(held, token):
                 raise Rejected("seat_lost", SEAT_LOST_MSG, 403)
         row = add_line(s, table_id, seat, name, text, system, at)
         if publish is not None:

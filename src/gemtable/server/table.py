@@ -32,6 +32,12 @@ SEAT_LOST_MSG = i18n.msg("This seat is no longer yours: you left it, the host re
 SEAT_LOST = SEAT_LOST_MSG["m"]
 
 
+def same_token(held: str, given: str) -> bool:
+    """Whether ``given`` is the seat token ``held``, in constant time.  (``compare_digest``
+    refuses non-ASCII str, and a client may send any text: both are compared as UTF-8.)"""
+    return secrets.compare_digest(held.encode("utf-8"), given.encode("utf-8", "surrogatepass"))
+
+
 class Rejected(Exception):
     """A request the server refuses; ``code`` is machine-readable, message for people.
 
@@ -151,9 +157,8 @@ class LiveTable:
     def seat_for_token(self, token: str | None) -> Seat | None:
         if not token:
             return None
-        given = token.encode("utf-8", "surrogatepass")  # compare_digest refuses non-ASCII str
         for s in self.seats:
-            if secrets.compare_digest(s.token.encode("utf-8"), given):
+            if same_token(s.token, token):
                 return s
         return None
 
@@ -166,8 +171,7 @@ class LiveTable:
     def token_holds(self, seat: int, token: str | None) -> bool:
         if token is None or not 0 <= seat < len(self.seats):
             return False
-        return secrets.compare_digest(self.seats[seat].token.encode("utf-8"),
-                                      token.encode("utf-8", "surrogatepass"))
+        return same_token(self.seats[seat].token, token)
 
     def local_seats(self) -> set[int]:
         """Seats with a connection at this worker."""
