@@ -49,8 +49,9 @@ GAME = Game(
     # size (against mcts at 0.1 s per move, seed 12: two players 61.3 % of 40 games with the blend,
     # 51.2 % without; three 62.5 % vs 53.8 %; four 73.0 % vs 42.5 %; bots README)
     # levels: expert is the self-play network's search where a network ships for the table
-    # size (two seats), and the learned PUCT search it beat elsewhere (the bots README, levels;
-    # levels.json).  1,400 simulations think about as long as puct's 1,000 iterations.
+    # size (two seats), and elsewhere the learned PUCT search that network beat (the bots
+    # README, levels; levels.json).  1,400 simulations think about as long as puct's 1,000
+    # iterations.
     extra={"conformance_seeds": 200, "deep_seeds": 2, "max_steps": 20_000,
            "puct_mix": {2: 0.5, 3: 0.5, 4: 0.5},
            "levels": {"expert": "gumbel:simulations=1400,fallback=expert"}},
