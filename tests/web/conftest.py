@@ -42,8 +42,13 @@ class LiveServer:
         from gemtable.server.app import uvicorn_config
 
         app = self.app = create_app(self.db_url, bot_delay=self.bot_delay, **self.app_options)
-        # the same uvicorn settings as `gemtable serve` (header and frame size caps)
-        config = uvicorn_config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        # the same uvicorn settings as `gemtable serve` (header and frame size caps), but
+        # idle keep-alive connections stay open for the whole test: Playwright's request
+        # context reuses an idle connection without retrying, so a server closing it after
+        # 5 s races a request sent at that moment (ECONNRESET on a slow machine).  Browsers
+        # retry such a request themselves; nginx in front closes its side first (deploy docs).
+        config = uvicorn_config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                timeout_keep_alive=600)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
