@@ -130,6 +130,7 @@ def test_a_worker_lets_go_of_a_table_nobody_there_needs_and_reads_it_again_when_
             copy = await two.get(table.id)
             await _move(one, table, 1)
             await _until(lambda: copy.version == 1)  # asked for just now: followed
+            await _settled(two, table.id)
             two.replica.IDLE_AFTER = one.replica.IDLE_AFTER = 0.0
             await _move(one, table, 2)
             await _until(lambda: table.id not in two.tables)
@@ -173,6 +174,36 @@ async def _move(m: TableManager, table, n: int) -> None:
 
 async def _ignore(_text: str) -> None:
     return None
+
+
+async def _settled(m: TableManager, table_id: str) -> None:
+    """Wait until ``m`` has heard and handled every notice sent so far about ``table_id``.
+
+    A notice heard while the copy is busy (catching up with an earlier notice that arrived late
+    on a loaded machine) rightly keeps the copy, so a test of letting go first lets the notices
+    already on their way land.  PostgreSQL delivers notices in commit order, so once a marker
+    sent now has arrived, every earlier notice has too; then the catch-up they started must end.
+    """
+    import psycopg
+
+    marker = f"settled-{time.monotonic_ns()}"
+    heard: list[str] = []
+    real = m.on_notify
+
+    def hearing(msg):
+        heard.append(msg.get("t"))
+        real(msg)
+
+    m.on_notify = hearing
+    try:
+        async with await psycopg.AsyncConnection.connect(m.bus.conninfo, autocommit=True) as conn:
+            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"t": marker, "k": "presence"})))
+        await _until(lambda: marker in heard)
+    finally:
+        del m.on_notify
+    table = m.tables[table_id]
+    await _until(lambda: table_id not in m.replica._catching and not m.replica._notices.get(table_id)
+                 and not table.lock.locked())
 
 
 async def _until_let_go(m: TableManager, table_id: str, copy) -> None:
