@@ -147,3 +147,49 @@ def test_rollouts_follow_the_games_rollout_policy_and_length():
     calls.clear()
     make_bot("mcts:iterations=20,rollout=3,policy=0", seed=1).choose(s, 0)
     assert calls == []  # policy=0: uniformly random playouts
+
+
+def _positions(game, count: int, seed: int):
+    """Positions of ``game`` a few random decisions apart, each with a choice to make."""
+    import random
+
+    rng = random.Random(seed)
+    state, out = game.new(2, seed), []
+    while not state.is_over() and len(out) < count:
+        p = state.to_move()[0]
+        actions = state.legal_actions(p)
+        if len(actions) > 1 and rng.random() < 0.2:
+            out.append(state.clone())
+        state.step(p, rng.choice(actions))
+    return out
+
+
+def test_stopping_once_decided_chooses_what_the_whole_budget_would():
+    """``stop=1`` ends the search when the most visited root action leads by more visits than
+    the iterations left could add: the same choice as the whole budget, in fewer iterations."""
+    import gemtable.games  # noqa: F401  (registers the games)
+    from gemtable.core.registry import all_games
+
+    saved = 0
+    for game in all_games().values():
+        for i, state in enumerate(_positions(game, 3, seed=7)):
+            p = state.to_move()[0]
+            for spec in ("mcts:iterations=150", "puct:iterations=150"):
+                whole, early = make_bot(spec, seed=i, game=game), make_bot(spec + ",stop=1", seed=i, game=game)
+                assert early.choose(state.clone(), p) == whole.choose(state.clone(), p), (game.id, i, spec)
+                assert early.last_iterations <= whole.last_iterations == 150
+                saved += whole.last_iterations - early.last_iterations
+    assert saved > 0
+
+
+def test_stopping_once_decided_under_a_time_budget():
+    s = _bid_state()
+    bot = make_bot("mcts:seconds=0.05,stop=1", seed=3)
+    assert bot.choose(s, 0) in s.legal_actions(0)
+    assert bot.last_iterations >= 8
+    try:
+        make_bot("mcts:stop=x")
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("stop=x accepted")

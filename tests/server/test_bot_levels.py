@@ -151,3 +151,20 @@ def test_a_gumbel_seat_is_held_to_the_servers_simulation_limit(client):
     bot = clamp_bot(make_bot(f"gumbel:simulations={cap * 3}"), limits)
     assert bot.simulations == cap and bot.seconds == limits.bot_seconds
     assert bot.budget() <= cap
+
+
+def test_a_tables_search_bot_stops_once_its_move_is_settled(client):
+    """At a table, a search bot ends its search once more iterations could not change its move
+    (``stop=1``) unless its spec says otherwise."""
+    m = client.app.state.manager
+    r = client.post("/api/tables", json={"game": "toy", "players": 2,
+                                         "seats": [{"kind": "human"}, {"kind": "bot", "bot": "hard"}]})
+    assert r.status_code == 201, r.text
+    table = m.tables[r.json()["table"]["id"]]
+    assert m.bots._bot(table, 1, seed=1).stop is True
+    table.bots.clear()
+    table.seats[1].bot = "mcts:iterations=50,stop=0"
+    assert m.bots._bot(table, 1, seed=1).stop is False
+    table.bots.clear()
+    table.seats[1].bot = "greedy"
+    assert not hasattr(m.bots._bot(table, 1, seed=1), "stop")

@@ -35,6 +35,13 @@ visited) instead of parent visits, as in Cowling, Powley & Whitehouse (2012).
   starts after the deadline, not even the first: a move whose time is used up by
   the seeding is chosen from the root's statistics as they stand (the prior, or
   the statistics carried over by ``reuse``).
+* Stopping once decided (``stop=1``; off by default, on for the bots at the server's
+  tables): every 8 iterations the search ends if the most visited root action (the one it
+  would choose) leads the next by more visits than the iterations left could add.  Under an
+  ``iterations`` budget that is exact: the move is the one the whole budget would choose,
+  found sooner.  Under ``seconds`` the iterations left are estimated from the rate so far.
+  Off by default because what reads a search's statistics rather than its move (training
+  labels from root values) wants the whole budget.
 * Tree reuse (``reuse=1``; off by default): after a search the bot keeps the node
   it chose from and follows the actions it is told about (``Bot.observe``, called
   by the game drivers for every action of every seat) down the tree: its own
@@ -60,7 +67,8 @@ Parameters: ``iterations`` (default 400), ``seconds``, ``c`` (exploration, 0.3),
 a game, default 0.1), ``prior`` (virtual visits, default 10), ``prior_all`` (1: every
 node, the default; 0: the root only), ``policy`` (1: the game's rollout policy if it
 has one, the default; 0: random rollouts), ``reuse`` (1: keep the subtree of the
-position reached between moves; 0: a fresh tree every move, the default).
+position reached between moves; 0: a fresh tree every move, the default), ``stop`` (1: end
+the search once its move is settled; 0: the whole budget, the default).
 
 The defaults were chosen on 2-player games against ``greedy`` at 200 iterations
 (Glassworks, 40 games each): plain UCT (c=0.7, rollout 8, no prior) 55 % of wins
@@ -154,7 +162,7 @@ class MctsBot(Bot):
         check_params(
             self.name, params,
             ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all",
-             "policy", "reuse"),
+             "policy", "reuse", "stop"),
         )
         super().__init__(seed, **params)
         self.seconds = float(params["seconds"]) if "seconds" in params else None
@@ -176,6 +184,7 @@ class MctsBot(Bot):
         self.prior_all = bool(int(params.get("prior_all", 1)))
         self.policy = bool(int(params.get("policy", 1)))
         self.reuse = bool(int(params.get("reuse", 0)))
+        self.stop = bool(int(params.get("stop", 0)))
         self.last_iterations = 0  # iterations run for the last move (for reports)
         self.last_root: _Node | None = None  # the last search tree (for inspection)
         self.last_carried = 0  # visits of the seat's root actions kept from the last search
@@ -246,6 +255,7 @@ class MctsBot(Bot):
             if self.prior:
                 self._seed_root(root, state, player, actions)
         done = 0
+        begun = time.perf_counter() if self.stop else 0.0  # the iterations' rate, without the seeding
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
@@ -253,6 +263,8 @@ class MctsBot(Bot):
                 break
             self._iterate(root, state.search_determinization(player, self.rng.spawn()))
             done += 1
+            if self.stop and done % 8 == 0 and self._decided(root, player, actions, done, begun, deadline):
+                break
         self.last_iterations = done
         self.last_root = root
         if self.reuse:
@@ -266,6 +278,26 @@ class MctsBot(Bot):
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best if best is not None else actions[0]
+
+    def _decided(self, root: _Node, player: int, actions: list[Action], done: int, begun: float,
+                 deadline: float | None) -> bool:
+        """``stop``: whether the action this search chooses can no longer change.  The most
+        visited root action leads the next by more visits than the iterations left could add:
+        those the ``iterations`` budget leaves (exact: the whole budget would choose the same),
+        and with ``seconds`` those the time left allows at the rate so far (an estimate)."""
+        left = math.inf if self.iterations is None else self.iterations - done
+        if deadline is not None:
+            now = time.perf_counter()
+            left = min(left, (deadline - now) * done / max(now - begun, 1e-9))
+        first = second = 0.0
+        for action in actions:
+            st = root.stats.get((player, action.id))
+            n = st[_N] if st is not None else 0
+            if n > first:
+                first, second = n, first
+            elif n > second:
+                second = n
+        return first - second > left
 
     def _seed_root(self, root: _Node, state: State, player: int, actions: list[Action]) -> None:
         """Progressive bias: each root action starts with ``prior`` virtual visits

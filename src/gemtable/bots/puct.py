@@ -28,7 +28,7 @@ weights plays exactly as ``mcts`` with the same parameters (same choices for the
 
 Parameters: those of ``mcts`` (``iterations`` default 400, ``seconds``, ``c`` default 1.0
 here, ``rollout``, ``sharpness``, ``margin_weight``, ``prior``, ``prior_all``,
-``policy``, ``reuse``; ``rollout`` defaults to the game's ``extra["puct_rollout"]`` for the
+``policy``, ``reuse``, ``stop``; ``rollout`` defaults to the game's ``extra["puct_rollout"]`` for the
 table size where it has one, else ``mcts``'s) and ``mix`` (the game's ``extra["puct_mix"]`` for the table size,
 else 1.0), ``temperature`` (0.05), ``weights``, ``prior_model``
 (1; 0: the priors come from ``mcts``'s one-ply heuristic reward instead of the model),
@@ -63,7 +63,7 @@ from .mcts import _A, _N, _W, MctsBot, _Node
 _BY_NET = 16  # node.seeded bit (seat + 16): that seat's prior came from the priors network
 
 PARAMS = ("iterations", "seconds", "c", "rollout", "sharpness", "margin_weight", "prior", "prior_all", "reuse",
-          "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits", "prior_fast",
+          "stop", "policy", "mix", "temperature", "weights", "prior_model", "ucb", "prior_visits", "prior_fast",
           "prior_net", "priors", "exact_after")
 
 

@@ -248,7 +248,12 @@ class BotDriver:
             except Exception:
                 log.warning("unknown bot %r at table %s; using random", spec, table.id)
                 bot = make_bot("random", seed)
-            table.bots[p] = clamp_bot(bot, self.m.limits)
+            bot = clamp_bot(bot, self.m.limits)
+            if getattr(bot, "stop", None) is False and "stop" not in bot.params:
+                # a search ends once its move is settled: the move the whole budget would
+                # choose, sooner and for less CPU (bots README, "Stopping once decided")
+                bot.stop = True
+            table.bots[p] = bot
         return table.bots[p]
 
     async def close(self) -> None:
