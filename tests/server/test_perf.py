@@ -184,8 +184,6 @@ async def _settled(m: TableManager, table_id: str) -> None:
     already on their way land.  PostgreSQL delivers notices in commit order, so once a marker
     sent now has arrived, every earlier notice has too; then the catch-up they started must end.
     """
-    import psycopg
-
     marker = f"settled-{time.monotonic_ns()}"
     heard: list[str] = []
     real = m.on_notify
@@ -196,8 +194,7 @@ async def _settled(m: TableManager, table_id: str) -> None:
 
     m.on_notify = hearing
     try:
-        async with await psycopg.AsyncConnection.connect(m.bus.conninfo, autocommit=True) as conn:
-            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"t": marker, "k": "presence"})))
+        await _presence_notice(m, marker)
         await _until(lambda: marker in heard)
     finally:
         del m.on_notify
@@ -211,17 +208,22 @@ async def _until_let_go(m: TableManager, table_id: str, copy) -> None:
     for it arrives; a copy still busy catching up then (say, with a late notice of the table's
     creation, on a loaded machine) is rightly kept until the next one.  So while waiting, nudge
     with a notice that changes nothing (a presence change) now and then."""
-    import psycopg
-
     for _ in range(10):
         try:
             await _until(lambda: m.tables.get(table_id) is not copy, timeout=2.0)
             return
         except AssertionError:
-            async with await psycopg.AsyncConnection.connect(m.bus.conninfo, autocommit=True) as conn:
-                notice = json.dumps({"t": table_id, "k": "presence"})
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, notice))
+            await _presence_notice(m, table_id)
     raise AssertionError("the copy was never let go")
+
+
+async def _presence_notice(m: TableManager, table_id: str) -> None:
+    """Send, as another worker would, a notice that ``table_id``'s presence changed (it changes
+    nothing the table holds)."""
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(m.bus.conninfo, autocommit=True) as conn:
+        await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"t": table_id, "k": "presence"})))
 
 
 def test_a_socket_subscribing_to_a_copy_let_go_meanwhile_follows_the_table(postgres_url, toy_registered):
