@@ -129,3 +129,30 @@ def test_play_now_sits_at_the_oldest_matching_table_or_opens_one(lobby, artifact
     assert "game" in page.locator("#toast").inner_text().lower()
     assert page.evaluate("document.activeElement.id") == "f-game"
     assert page.js_errors == []
+
+
+def test_the_new_tables_links_stay_put_while_the_list_refreshes(browser, tmp_path):
+    """'Table ready' keeps its place when the list beside it takes new rows, even when the list's
+    answer comes after the panel (a slow server): a button must not move under the pointer."""
+    import time
+
+    from .test_browser import create_table
+
+    srv = LiveServer(f"sqlite:///{tmp_path / 'still.sqlite3'}").start()
+    ctx, page = _context(browser, "desktop")
+    try:
+        page.route("**/api/lobby*", lambda route: (time.sleep(0.4), route.continue_()))
+        create_table(page, srv, "splendor", seat_kinds=["human", "human"])
+        page.wait_for_selector("#hotseat")
+        y = page.locator("#hotseat").bounding_box()["y"]
+        page.wait_for_function("() => document.querySelectorAll('#lobby-list tbody tr').length === 1")
+        for _ in range(3):  # other people's tables: the list's next refresh grows it by three rows
+            httpx.post(srv.url + "/api/tables", json={"game": "splendor", "players": 2, "seats": [
+                {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}).raise_for_status()
+        page.wait_for_function("() => document.querySelectorAll('#lobby-list tbody tr').length === 4",
+                               timeout=15000)
+        assert page.locator("#hotseat").bounding_box()["y"] == y
+        assert page.locator("#hotseat").is_visible()
+    finally:
+        ctx.close()
+        srv.stop()

@@ -224,7 +224,7 @@ async function lobbyPage() {
         h("a", { href: `/leaderboard/${g.id}`, "data-link": "", text: t("Leaderboard") })]),
     ])))]);
   const picker = online.namePickerCard(); // first visit: pick a name (a card, never in the way)
-  app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, tables.el, form, created]), gameCards]));
+  app.replaceChildren(h("div", { class: "lobby" }, [h("div", { class: "lobby-main" }, [picker, created, tables.el, form]), gameCards]));
 
   // --- the new-table form
   const bots = await online.botInfo().catch(() => ({ levels: { easy: "random" }, kinds: ["random"], ratings: {} }));
@@ -379,6 +379,9 @@ async function lobbyPage() {
         navigate(humans[0].invite);
       } })]) : h("p", {}, [h("a", { href: res.spectate, "data-link": "", text: t("Watch the bots play") })]),
     ]));
+    // shown above the list, so the list's refreshes (a new row, a table gone) never move its
+    // buttons under the pointer; scrolled to, since "Create" is pressed below the list
+    created.scrollIntoView({ block: "nearest" });
   }
 
   const timer = setInterval(tables.load, 5000);
