@@ -132,7 +132,7 @@ def test_play_now_sits_at_the_oldest_matching_table_or_opens_one(lobby, artifact
 
 
 def test_the_new_tables_links_stay_put_while_the_list_refreshes(browser, tmp_path):
-    """'Table ready' keeps its place when the list beside it takes new rows, even when the list's
+    """'Table ready' keeps its place when the list below it takes new rows, even when the list's
     answer comes after the panel (a slow server): a button must not move under the pointer."""
     import time
 
