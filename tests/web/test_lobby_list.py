@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 
 import httpx
 import pytest
 
 from .conftest import LiveServer
+from .test_browser import create_table
 from .test_mobile import SIZES, _check_shell
 from .test_online import _context, pick_name, unique
 
@@ -134,10 +136,6 @@ def test_play_now_sits_at_the_oldest_matching_table_or_opens_one(lobby, artifact
 def test_the_new_tables_links_stay_put_while_the_list_refreshes(browser, tmp_path):
     """'Table ready' keeps its place when the list below it takes new rows, even when the list's
     answer comes after the panel (a slow server): a button must not move under the pointer."""
-    import time
-
-    from .test_browser import create_table
-
     srv = LiveServer(f"sqlite:///{tmp_path / 'still.sqlite3'}").start()
     ctx, page = _context(browser, "desktop")
     try:
